@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Set-up for a fresh Debian 12 machine with Node 20, and a no-op when all
+# is in place: Debian packages by name, npm ci when the lock file changed,
+# then the build. Both README commands start with it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+install_debian_packages() {
+  local wanted missing=()
+  wanted=$(grep -v '^\s*#' scripts/debian-packages.txt | awk 'NF { print $1 }')
+  for pkg in $wanted; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing Debian packages: ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+install_npm_packages() {
+  local stamp=node_modules/.setup-lock-hash
+  local want
+  want=$(sha256sum package-lock.json | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  say "npm ci"
+  npm ci --no-fund --no-audit
+  echo "$want" > "$stamp"
+}
+
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  say "Node 20 or newer is needed, this is $(node -v)"
+  exit 1
+fi
+
+install_debian_packages
+install_npm_packages
+bash scripts/build.sh

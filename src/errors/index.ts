@@ -1,0 +1,24 @@
+/**
+ * The one error class of the project. Callers branch on `code`, never on the
+ * message text; the HTTP layer is the only place a code becomes a status.
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly retryable: boolean;
+
+  constructor(code: string, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export function isAppError(value: unknown, code?: string): value is AppError {
+  return value instanceof AppError && (code === undefined || value.code === code);
+}
+
+/** The message of anything thrown, for places that must turn it into text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,22 @@
+import { parseArgs } from 'node:util';
+import { serveToolsOverStdio } from '../../../../mcp-servers/tools/stdio.js';
+import { configDir } from '../../../config/index.js';
+import type { CliCommand } from '../command.js';
+
+export const toolServerCommand: CliCommand = {
+  name: 'tool-server',
+  usage: 'desktop-assistant tool-server [--config-dir DIR] [FILE...]',
+  summary: 'serve tool files as a stdio MCP server (all of DIR/tools, or the files named)',
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { 'config-dir': { type: 'string' } },
+      allowPositionals: true,
+    });
+    await serveToolsOverStdio({
+      configDir: configDir(values['config-dir'], io.env),
+      files: positionals.length > 0 ? positionals : undefined,
+    });
+    return 0;
+  },
+};

@@ -1,0 +1,1 @@
+export { runCommand, type CommandOutcome, type RunCommandOptions } from './run-command.js';

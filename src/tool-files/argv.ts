@@ -1,0 +1,41 @@
+import { access, constants } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ToolDefinition } from './definition.js';
+
+/**
+ * The argument values a tool's command sees: every declared parameter, a
+ * missing or null one as the empty string.
+ */
+export function parameterValues(tool: ToolDefinition, args: Record<string, unknown>): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const name of Object.keys(tool.params)) values.set(name, asArgument(args[name]));
+  return values;
+}
+
+function asArgument(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * Fills `{name}` inside each argv element. There is no shell, so a value
+ * stays inside the element it was placed in: `x; rm -rf ~` is one argument.
+ * A placeholder that names no parameter becomes the empty string.
+ */
+export function renderArgv(command: readonly string[], values: ReadonlyMap<string, string>): string[] {
+  return command.map((part) => part.replace(/\{(\w+)\}/g, (_, name: string) => values.get(name) ?? ''));
+}
+
+/** `command[0]` without a slash is looked up in the tool's folder first, then PATH. */
+export async function resolveProgram(program: string, toolDir: string): Promise<string> {
+  if (program.includes('/')) return program;
+  const local = join(toolDir, program);
+  try {
+    await access(local, constants.F_OK);
+    return local;
+  } catch {
+    return program;
+  }
+}
