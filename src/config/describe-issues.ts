@@ -19,9 +19,11 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
     case 'invalid_value':
       return [`${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`];
     case 'too_small':
-      return [`${at} must be ${issue.origin === 'array' || issue.origin === 'string' ? 'at least' : '>='} ${bound(issue)}`];
+      return [`${at} must be ${issue.origin === 'array' || issue.origin === 'string' ? 'at least' : issue.inclusive ? '>=' : '>'} ${bound(issue)}`];
     case 'too_big':
-      return [`${at} must be ${issue.origin === 'array' || issue.origin === 'string' ? 'at most' : '<='} ${bound(issue)}`];
+      return [`${at} must be ${issue.origin === 'array' || issue.origin === 'string' ? 'at most' : issue.inclusive ? '<=' : '<'} ${bound(issue)}`];
+    case 'invalid_format':
+      return [`${at} must be a valid ${issue.format === 'url' ? 'URL' : issue.format} (got ${JSON.stringify(issue.input)})`];
     case 'invalid_union':
       return [`${at} must be ${unionExpectation(issue)} (got ${typeOfTomlValue(issue.input)})`];
     default:

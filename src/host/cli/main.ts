@@ -49,6 +49,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+// A reader that goes away (`| head`) is not an error of ours.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
   (code) => {
     process.exitCode = code;

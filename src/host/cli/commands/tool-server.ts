@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { serveToolsOverStdio } from '../../../../mcp-servers/tools/stdio.js';
 import { configDir } from '../../../config/index.js';
 import type { CliCommand } from '../command.js';
 
@@ -13,6 +12,8 @@ export const toolServerCommand: CliCommand = {
       options: { 'config-dir': { type: 'string' } },
       allowPositionals: true,
     });
+    // Loaded here, not at the top: other commands should not pay for the MCP SDK.
+    const { serveToolsOverStdio } = await import('../../../../mcp-servers/tools/stdio.js');
     await serveToolsOverStdio({
       configDir: configDir(values['config-dir'], io.env),
       files: positionals.length > 0 ? positionals : undefined,
