@@ -28,7 +28,7 @@ describe('config merge over the built-in defaults', () => {
     expect(c.whisper.port).toBe(8182);
     expect(c.whisper.device).toBe(0);
     expect(c.voice.en).toEqual({ lang: 'en-us', blend: { af_heart: 1.0 } });
-    expect(c.voice.it.blend).toEqual({ if_sara: 0.8, af_bella: 0.2 });
+    expect(c.voice.it?.blend).toEqual({ if_sara: 0.8, af_bella: 0.2 });
     expect(c.env).toEqual({});
   });
 

@@ -44,7 +44,7 @@ function eventsOf(calendar: ICAL.Component): ICAL.Event[] {
   const lone: ICAL.Event[] = [];
   for (const component of calendar.getAllSubcomponents('vevent')) {
     if (component.hasProperty('recurrence-id')) overrides.push(component);
-    else masters.set(String(component.getFirstPropertyValue('uid') ?? Symbol()), new ICAL.Event(component));
+    else masters.set(String(component.getFirstPropertyValue('uid') ?? Symbol()), new ICAL.Event(includeStartInRdates(component)));
   }
   for (const component of overrides) {
     const master = masters.get(String(component.getFirstPropertyValue('uid')));
@@ -52,6 +52,24 @@ function eventsOf(calendar: ICAL.Component): ICAL.Event[] {
     else lone.push(new ICAL.Event(component));
   }
   return [...masters.values(), ...lone];
+}
+
+/**
+ * RFC 5545 counts DTSTART as the first instance, but ical.js 2.x leaves it
+ * out when an event recurs by RDATE alone (ical.js PR #534), so it is added
+ * as one more RDATE. A repeat of an existing RDATE is dropped when expanding.
+ */
+function includeStartInRdates(component: ICAL.Component): ICAL.Component {
+  if (!component.hasProperty('rdate') || component.hasProperty('rrule')) return component;
+  const start = component.getFirstPropertyValue('dtstart');
+  if (start instanceof ICAL.Time) component.addPropertyWithValue('rdate', start.clone());
+  return component;
+}
+
+/** The TZID of an event's DTSTART; its times that ical.js could not zone are in it. */
+function startTzid(item: ICAL.Event): string | undefined {
+  const tzid = item.component.getFirstProperty('dtstart')?.getParameter('tzid');
+  return typeof tzid === 'string' ? tzid : undefined;
 }
 
 function occurrencesIn(event: ICAL.Event, from: Date, rangeEnd: Date): AgendaEntry[] {
@@ -62,10 +80,16 @@ function occurrencesIn(event: ICAL.Event, from: Date, rangeEnd: Date): AgendaEnt
   // An override may move an occurrence from outside the range into it:
   // expand as far past the range as the largest move.
   const horizon = rangeEnd.getTime() + largestMoveMs(event);
+  const tzid = startTzid(event);
   const out: AgendaEntry[] = [];
   const iterator = event.iterator();
+  let previous: ICAL.Time | undefined;
   for (let i = 0, next = iterator.next(); next && i < MAX_OCCURRENCES; i++, next = iterator.next()) {
-    if (toInstant(next).getTime() >= horizon) break;
+    if (toInstant(next, tzid).getTime() >= horizon) break;
+    // ical.js yields a time given by both RRULE and RDATE twice (ical.js
+    // issue #1026); the expansion is sorted, so a repeat comes right after.
+    if (previous && next.compare(previous) === 0) continue;
+    previous = next;
     const details = event.getOccurrenceDetails(next);
     const entry = entryOf(details.item, details.startDate, details.endDate);
     if (entry && overlaps(entry, from, rangeEnd)) out.push(entry);
@@ -84,9 +108,10 @@ function largestMoveMs(event: ICAL.Event): number {
 
 function entryOf(item: ICAL.Event, startTime: ICAL.Time, endTime: ICAL.Time | undefined): AgendaEntry | undefined {
   if (String(item.component.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED') return undefined;
-  const start = toInstant(startTime);
+  const tzid = startTzid(item);
+  const start = toInstant(startTime, tzid);
   const allDay = startTime.isDate;
-  const end = endTime ? toInstant(endTime) : allDay ? new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1) : start;
+  const end = endTime ? toInstant(endTime, tzid) : allDay ? new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1) : start;
   return { start, end, allDay, summary: item.summary?.trim() || '(no title)' };
 }
 

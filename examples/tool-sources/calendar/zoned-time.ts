@@ -5,12 +5,15 @@ import ICAL from 'ical.js';
  * the file is converted by ical.js; a TZID without one (many exporters
  * leave it out) is taken as an IANA zone name and converted with Intl;
  * a floating time or an unknown zone is the local wall-clock time.
+ * ical.js keeps such a TZID only on the time it parsed, not on clones or
+ * recurrence occurrences, so the caller passes the event's TZID as
+ * `fallbackTzid` for those.
  */
-export function toInstant(time: ICAL.Time): Date {
+export function toInstant(time: ICAL.Time, fallbackTzid?: string): Date {
   if (time.isDate) return new Date(time.year, time.month - 1, time.day);
   const zone = time.zone;
   if (zone && zone.tzid !== 'floating' && zone !== ICAL.Timezone.localTimezone) return time.toJSDate();
-  const tzid = (time as unknown as { timezone?: string }).timezone;
+  const tzid = (time as unknown as { timezone?: string }).timezone ?? fallbackTzid;
   if (tzid && isIanaZone(tzid)) return wallTimeIn(tzid, time);
   return new Date(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
 }
