@@ -17,7 +17,9 @@ export async function readEnvFile(path: string): Promise<Record<string, string>>
 }
 
 function unquote(value: string): string {
-  const quoted = /^(["'])(.*)\1$/.exec(value);
+  // A comment may follow a quoted value (`KEY="abc" # note`); matching only a
+  // whole-line quote kept the quotes in the value and sent them as the key.
+  const quoted = /^(["'])(.*?)\1(?:\s+#.*)?$/.exec(value);
   if (quoted) return quoted[2]!;
   return value.replace(/\s+#.*$/, '');
 }

@@ -30,7 +30,8 @@ async function settings(): Promise<WeatherSettings & { home: string }> {
     fail(`no weather env file at ${path} (set WEATHER_ENV in config.toml [env])`);
   }
   if (!env.KEY) fail(`KEY is empty in ${path}`);
-  const home = [env.CITY, env.COUNTRY].filter(Boolean).join(',');
+  // Without a CITY there is no home: a lone COUNTRY would be asked for as a city name.
+  const home = env.CITY ? [env.CITY, env.COUNTRY].filter(Boolean).join(',') : '';
   return { key: env.KEY, units: env.UNITS || 'metric', baseUrl: process.env.OPENWEATHER_URL || 'https://api.openweathermap.org', home };
 }
 
