@@ -41,11 +41,47 @@ const DEFAULT_SYSTEM_PROMPT =
   'in short plain sentences: no markdown, no lists, no emoji. Answer in the language the ' +
   'user speaks. Use a tool whenever it can give you a fact you would otherwise guess.';
 
+const RISKS = ['read', 'write', 'high'] as const;
+const DECISIONS = ['allow', 'confirm', 'deny'] as const;
+
+/** A third-party stdio MCP server: `[mcp.<name>]`. */
+const mcpServerSchema = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+  enabled: z.boolean().default(true),
+  /** Only a trusted server's annotations may lower a tool's risk. */
+  trusted: z.boolean().default(false),
+  /** Per-tool risk set by the user, by the tool's name on that server: a trusted source. */
+  risk: z.record(z.string(), z.enum(RISKS)).default({}),
+  /** Seconds a call may take. */
+  timeout: z.number().positive().max(3600).default(60),
+});
+
+const routerSchema = z.strictObject({
+  /** Off: no tool is offered or run (OWNER_TOOL_ROUTER_ENABLED=0 too). */
+  enabled: z.boolean().default(true),
+  read: z.enum(DECISIONS).default('allow'),
+  write: z.enum(DECISIONS).default('confirm'),
+  high: z.enum(DECISIONS).default('deny'),
+  /** Per tool (by its exposed name): allow, confirm or deny, over the risk level's policy. */
+  tools: z.record(z.string(), z.enum(DECISIONS)).default({}),
+  /** Seconds to wait for a confirmation; no answer = denied. */
+  confirm_timeout: z.number().positive().max(3600).default(30),
+  /** Per-turn budgets. */
+  max_calls: z.int().min(0).default(8),
+  max_tool_seconds: z.number().positive().default(120),
+  max_output_chars: z.int().min(100).default(4000),
+});
+
 export const configSchema = z.strictObject({
   /** ALSA card id of the microphone whose mute switch starts and stops a recording. */
   card: z.string().default('Microphone'),
   /** Base URL of the OpenAI-compatible LLM server (llama-server by default). */
   llm: z.string().url().default('http://localhost:8181/v1'),
+  /** The model to ask for; empty = the first one the server lists. */
+  model: z.string().default(''),
   system: z.string().default(DEFAULT_SYSTEM_PROMPT),
   /** Tool round trips per question; the round after the last offers no tools. */
   tool_rounds: z.int().min(0).max(20).default(3),
@@ -65,7 +101,12 @@ export const configSchema = z.strictObject({
   voice: z.preprocess(mergeDefaultVoices, z.record(z.string(), voiceSchema)),
   /** Added to every tool's environment: personal values live here, not in tool files. */
   env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  mcp: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'a server name is letters, digits, _ or -'), mcpServerSchema).default({}),
+  router: routerSchema.prefault({}),
 });
+
+export type McpServerConfig = z.infer<typeof mcpServerSchema>;
+export type RouterConfig = z.infer<typeof routerSchema>;
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,0 +1,21 @@
+export { EventBus, type Listener } from './bus.js';
+export {
+  EVENT_TEXT_LIMIT,
+  clip,
+  type AssistantEvent,
+  type AssistantEventType,
+  type DecidedBy,
+  type Decision,
+  type EntryPoint,
+  type Risk,
+  type ToolCallStatus,
+} from './types.js';
+
+import type { AssistantEvent } from './types.js';
+import { EventBus } from './bus.js';
+
+export type AssistantBus = EventBus<AssistantEvent>;
+
+export function createAssistantBus(onListenerError?: (error: unknown, event: AssistantEvent) => void): AssistantBus {
+  return new EventBus<AssistantEvent>(onListenerError);
+}

@@ -1,0 +1,45 @@
+/**
+ * The events of the assistant: one discriminated union that the terminal
+ * reporter, the HTTP event stream, the web page and the tests all read.
+ * Payloads are sanitized before they are built: no secrets, no raw audio,
+ * text fields truncated (see `clip`).
+ */
+
+/** Where a turn or a tool call came in. */
+export type EntryPoint = 'voice' | 'text' | 'http' | 'mcp';
+export type Risk = 'read' | 'write' | 'high';
+export type Decision = 'allow' | 'confirm' | 'deny';
+export type DecidedBy = 'policy' | 'user' | 'timeout' | 'channel';
+export type ToolCallStatus = 'ok' | 'error' | 'timeout' | 'cancelled' | 'refused' | 'budget' | 'invalid';
+
+interface Base {
+  /** Milliseconds since the epoch, from the injected clock. */
+  atMs: number;
+  turnId?: string;
+}
+
+export type AssistantEvent =
+  | (Base & { type: 'turn.started'; stage: 'conversation'; entry: EntryPoint; text: string })
+  | (Base & { type: 'turn.ended'; stage: 'conversation'; reply: string; status: 'ok' | 'error' | 'cancelled'; durationMs: number })
+  | (Base & { type: 'llm.request'; stage: 'llm'; round: number; withTools: boolean })
+  | (Base & { type: 'llm.delta'; stage: 'llm'; text: string })
+  | (Base & { type: 'llm.sentence'; stage: 'llm'; text: string })
+  | (Base & { type: 'llm.first_token'; stage: 'llm'; latencyMs: number })
+  | (Base & { type: 'announcement'; stage: 'conversation'; text: string; tool: string })
+  | (Base & { type: 'tool.started'; stage: 'tool'; callId: string; tool: string; server: string; entry: EntryPoint; argsSummary: string })
+  | (Base & { type: 'tool.decision'; stage: 'tool'; callId: string; tool: string; risk: Risk; decision: Decision; decidedBy: DecidedBy; approved: boolean })
+  | (Base & { type: 'tool.confirmation_requested'; stage: 'tool'; callId: string; tool: string; risk: Risk; argsSummary: string })
+  | (Base & { type: 'tool.ended'; stage: 'tool'; callId: string; tool: string; status: ToolCallStatus; durationMs: number; outputChars: number; truncated: boolean })
+  | (Base & { type: 'server.state'; stage: 'hub'; server: string; state: 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped'; detail?: string })
+  | (Base & { type: 'tools.changed'; stage: 'hub'; count: number })
+  | (Base & { type: 'error'; stage: string; code: string; message: string; recoverable: boolean });
+
+export type AssistantEventType = AssistantEvent['type'];
+
+/** Characters of free text (transcripts, replies, tool output) an event carries. */
+export const EVENT_TEXT_LIMIT = 500;
+
+/** Truncates free text for an event payload, with a visible mark. */
+export function clip(text: string, limit = EVENT_TEXT_LIMIT): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}... [${text.length - limit} more]`;
+}

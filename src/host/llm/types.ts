@@ -1,0 +1,42 @@
+/** Chat messages in the OpenAI format the LLM servers speak. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: AssembledToolCall['wire'][] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** An OpenAI function tool as offered to the model. */
+export interface FunctionTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** One tool call put together from its streamed fragments. */
+export interface AssembledToolCall {
+  index: number;
+  /** The id the model gave; empty when it gave none (the loop then makes one). */
+  id: string;
+  name: string;
+  /** The arguments text exactly as streamed: it may not be valid JSON. */
+  arguments: string;
+  wire: { id: string; type: 'function'; function: { name: string; arguments: string } };
+}
+
+export type LlmEvent =
+  | { type: 'text'; text: string }
+  | { type: 'done'; toolCalls: AssembledToolCall[]; finishReason: string | null; usage?: { promptTokens: number; completionTokens: number } };
+
+export interface LlmRequest {
+  messages: ChatMessage[];
+  tools?: FunctionTool[];
+}
+
+/**
+ * A streaming chat model. The iterable yields text deltas as they arrive,
+ * then one `done`. Failures are AppError: LLM_UNREACHABLE (names the URL),
+ * LLM_HTTP_ERROR, LLM_STREAM_BROKEN (the stream stopped before its end; the
+ * text already yielded stands), LLM_CANCELLED.
+ */
+export interface Llm {
+  stream(request: LlmRequest, options?: { signal?: AbortSignal }): AsyncIterable<LlmEvent>;
+}
