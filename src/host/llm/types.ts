@@ -2,8 +2,15 @@
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls?: AssembledToolCall['wire'][] }
+  | { role: 'assistant'; content: string; tool_calls?: WireToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A tool call as it goes back to the server inside an assistant message. */
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
 
 /** An OpenAI function tool as offered to the model. */
 export interface FunctionTool {
@@ -19,7 +26,6 @@ export interface AssembledToolCall {
   name: string;
   /** The arguments text exactly as streamed: it may not be valid JSON. */
   arguments: string;
-  wire: { id: string; type: 'function'; function: { name: string; arguments: string } };
 }
 
 export type LlmEvent =
