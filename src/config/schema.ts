@@ -73,6 +73,7 @@ const routerSchema = z.strictObject({
   max_calls: z.int().min(0).default(8),
   max_tool_seconds: z.number().positive().default(120),
   max_output_chars: z.int().min(100).default(4000),
+  max_turn_output_chars: z.int().min(100).default(16000),
 });
 
 export const configSchema = z.strictObject({

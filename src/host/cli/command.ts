@@ -8,6 +8,7 @@ export interface CliCommand {
 }
 
 export interface CliIo {
+  stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;

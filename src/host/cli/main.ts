@@ -3,9 +3,13 @@ import { isAppError, messageOf } from '../../errors/index.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import { UsageError, type CliCommand, type CliIo } from './command.js';
 import { configCheckCommand } from './commands/config-check.js';
+import { askCommand } from './commands/ask.js';
+import { chatCommand } from './commands/chat.js';
+import { mcpCommand } from './commands/mcp.js';
 import { toolServerCommand } from './commands/tool-server.js';
+import { toolsApproveCommand, toolsCommand } from './commands/tools.js';
 
-const COMMANDS: CliCommand[] = [configCheckCommand, toolServerCommand];
+const COMMANDS: CliCommand[] = [chatCommand, askCommand, toolsCommand, toolsApproveCommand, mcpCommand, configCheckCommand, toolServerCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
@@ -55,7 +59,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
   (code) => {
     process.exitCode = code;
   },

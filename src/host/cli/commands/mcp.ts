@@ -1,0 +1,29 @@
+import { parseArgs } from 'node:util';
+import type { CliCommand } from '../command.js';
+
+export const mcpCommand: CliCommand = {
+  name: 'mcp',
+  usage: 'desktop-assistant mcp [--config-dir DIR]',
+  summary: 'offer every routed tool to another MCP client (an editor) over stdio',
+  async run(argv, io) {
+    const { values } = parseArgs({ args: argv, options: { 'config-dir': { type: 'string' } } });
+    const { startHost } = await import('../../runtime.js');
+    const { createFacadeServer } = await import('../../mcp-facade/index.js');
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const host = await startHost({ configDir: values['config-dir'], env: io.env });
+    try {
+      const server = createFacadeServer(host.router, host.hub);
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = resolve;
+        process.stdin.once('end', resolve);
+      });
+      await server.connect(transport);
+      await closed;
+      await server.close();
+      return 0;
+    } finally {
+      await host.close();
+    }
+  },
+};

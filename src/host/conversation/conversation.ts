@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, isAppError, messageOf } from '../../errors/index.js';
+import { clip, type AssistantBus, type AssistantEvent, type EntryPoint } from '../../events/index.js';
+import { SentenceSplitter, type AssembledToolCall, type ChatMessage, type FunctionTool, type Llm } from '../llm/index.js';
+import type { ConfirmationChannel, RoutedResult, RoutedTool, ToolRouter, TurnContext } from '../router/index.js';
+import { pickAnnouncement } from './announcement.js';
+import { guessLanguage } from './language.js';
+
+export interface ConversationOptions {
+  llm: Llm;
+  router: ToolRouter;
+  bus: AssistantBus;
+  systemPrompt: string;
+  /** Tool round trips per question; the round after the last offers no tools. */
+  toolRounds: number;
+  /** Languages announcements may be in (config `voice.<lang>` keys). */
+  languages: readonly string[];
+  /** Messages of history kept across turns (user text and final replies only). */
+  historyLimit?: number;
+  clock?: () => number;
+  random?: () => number;
+}
+
+export interface TurnOptions {
+  entry: EntryPoint;
+  confirmation: ConfirmationChannel;
+  signal?: AbortSignal;
+  /** The question's language when speech recognition detected it. */
+  language?: string;
+  /** Each sentence of the reply as soon as it is complete (the voice speaks them). */
+  onSentence?: (sentence: string) => void;
+  onAnnouncement?: (phrase: string) => void;
+}
+
+export interface TurnOutcome {
+  turnId: string;
+  reply: string;
+  status: 'ok' | 'error' | 'cancelled';
+  error?: AppError;
+  toolCalls: RoutedResult[];
+}
+
+const DEFAULT_HISTORY = 20;
+
+/**
+ * One conversation: history, the LLM's streamed rounds, tool calls through
+ * the router, announcements. Tool calls and results live only inside their
+ * turn; the history keeps what the user said and what was answered.
+ */
+export class Conversation {
+  private history: ChatMessage[] = [];
+  private readonly clock: () => number;
+
+  constructor(private readonly options: ConversationOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  get messages(): readonly ChatMessage[] {
+    return this.history;
+  }
+
+  async turn(text: string, options: TurnOptions): Promise<TurnOutcome> {
+    const turnId = randomUUID();
+    const started = this.clock();
+    const context = this.options.router.newTurn(options.entry, options.confirmation, options.signal, turnId);
+    const language = options.language ?? guessLanguage(text, this.options.languages);
+    this.emit({ type: 'turn.started', stage: 'conversation', turnId, entry: options.entry, text: clip(text) });
+
+    const said: string[] = [];
+    const toolCalls: RoutedResult[] = [];
+    const say = (sentence: string): void => {
+      said.push(sentence);
+      this.emit({ type: 'llm.sentence', stage: 'llm', turnId, text: clip(sentence) });
+      options.onSentence?.(sentence);
+    };
+    const messages: ChatMessage[] = [
+      { role: 'system', content: this.options.systemPrompt },
+      ...this.history.slice(-(this.options.historyLimit ?? DEFAULT_HISTORY)),
+      { role: 'user', content: text },
+    ];
+
+    let status: TurnOutcome['status'] = 'ok';
+    let error: AppError | undefined;
+    try {
+      await this.rounds(messages, context, language, say, toolCalls, options);
+    } catch (caught) {
+      error = isAppError(caught) ? caught : new AppError('TURN_FAILED', messageOf(caught), { cause: caught });
+      status = error.code === 'LLM_CANCELLED' || options.signal?.aborted ? 'cancelled' : 'error';
+      this.emit({ type: 'error', stage: 'llm', turnId, code: error.code, message: error.message, recoverable: true });
+    }
+
+    const reply = said.join(' ');
+    if (reply) this.history.push({ role: 'user', content: text }, { role: 'assistant', content: reply });
+    this.emit({ type: 'turn.ended', stage: 'conversation', turnId, reply: clip(reply), status, durationMs: this.clock() - started });
+    return { turnId, reply, status, error, toolCalls };
+  }
+
+  private async rounds(
+    messages: ChatMessage[],
+    context: TurnContext,
+    language: string,
+    say: (sentence: string) => void,
+    toolCalls: RoutedResult[],
+    options: TurnOptions,
+  ): Promise<void> {
+    let announced = false;
+    for (let round = 0; round <= this.options.toolRounds; round++) {
+      const offered = round < this.options.toolRounds ? this.options.router.offered() : [];
+      const { text, calls } = await this.streamRound(messages, offered, round, context.turnId, say, options.signal);
+      // The last round offers no tools: a call there cannot run, so the text is the answer.
+      if (calls.length === 0 || offered.length === 0) return;
+
+      const withIds = calls.map((call, i) => ({ ...call, id: call.id || `call_${round}_${i}` }));
+      messages.push({
+        role: 'assistant',
+        content: text,
+        tool_calls: withIds.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+      });
+      if (!announced) {
+        const phrase = pickAnnouncement(withIds.map((c) => c.name), offered, language, this.options.random);
+        if (phrase) {
+          announced = true;
+          this.emit({ type: 'announcement', stage: 'conversation', turnId: context.turnId, text: phrase.text, tool: phrase.tool });
+          options.onAnnouncement?.(phrase.text);
+        }
+      }
+      for (const call of withIds) {
+        const result = await this.options.router.call(context, { callId: call.id, name: call.name, arguments: call.arguments });
+        toolCalls.push(result);
+        messages.push({ role: 'tool', tool_call_id: call.id, content: result.text });
+      }
+      if (options.signal?.aborted) throw new AppError('LLM_CANCELLED', 'the turn was cancelled');
+    }
+  }
+
+  private async streamRound(
+    messages: ChatMessage[],
+    offered: RoutedTool[],
+    round: number,
+    turnId: string,
+    say: (sentence: string) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<{ text: string; calls: AssembledToolCall[] }> {
+    const tools = offered.map(asFunctionTool);
+    this.emit({ type: 'llm.request', stage: 'llm', turnId, round, withTools: tools.length > 0 });
+    const splitter = new SentenceSplitter();
+    const requested = this.clock();
+    let text = '';
+    let calls: AssembledToolCall[] = [];
+    try {
+      for await (const event of this.options.llm.stream({ messages, tools: tools.length > 0 ? tools : undefined }, { signal })) {
+        if (event.type === 'text') {
+          if (!text) this.emit({ type: 'llm.first_token', stage: 'llm', turnId, latencyMs: this.clock() - requested });
+          text += event.text;
+          this.emit({ type: 'llm.delta', stage: 'llm', turnId, text: clip(event.text) });
+          for (const sentence of splitter.push(event.text)) say(sentence);
+        } else {
+          calls = event.toolCalls;
+        }
+      }
+    } finally {
+      // What was produced before a failure is kept and spoken.
+      for (const sentence of splitter.flush()) say(sentence);
+    }
+    return { text, calls };
+  }
+
+  private emit(event: DistributiveOmit<AssistantEvent, 'atMs'>): void {
+    this.options.bus.emit({ ...event, atMs: this.clock() } as AssistantEvent);
+  }
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+function asFunctionTool(tool: RoutedTool): FunctionTool {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } };
+}

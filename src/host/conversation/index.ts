@@ -1,0 +1,3 @@
+export { Conversation, type ConversationOptions, type TurnOptions, type TurnOutcome } from './conversation.js';
+export { guessLanguage } from './language.js';
+export { pickAnnouncement } from './announcement.js';

@@ -1,0 +1,2 @@
+export { createFacadeServer } from './facade-server.js';
+export { elicitationConfirmation } from './elicitation.js';

@@ -1,0 +1,3 @@
+export { LineInput } from './line-input.js';
+export { terminalConfirmation } from './confirmation.js';
+export { describe as describeEvent, reportToTerminal } from './reporter.js';

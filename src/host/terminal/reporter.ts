@@ -1,0 +1,35 @@
+import type { AssistantBus, AssistantEvent } from '../../events/index.js';
+
+/**
+ * The terminal's view of a turn, derived from events only: tool calls with
+ * their decisions and durations, latencies, errors, server trouble.
+ */
+export function reportToTerminal(bus: AssistantBus, output: NodeJS.WritableStream): () => void {
+  return bus.subscribe((event) => {
+    const line = describe(event);
+    if (line) output.write(`${line}\n`);
+  });
+}
+
+export function describe(event: AssistantEvent): string | undefined {
+  switch (event.type) {
+    case 'tool.started':
+      return `[tool] ${event.tool} ${event.argsSummary}`;
+    case 'tool.decision':
+      return event.decidedBy === 'policy' && event.approved ? undefined : `[tool] ${event.tool}: ${event.approved ? 'allowed' : 'not allowed'} (${event.decidedBy})`;
+    case 'tool.ended':
+      return `[tool] ${event.tool}: ${event.status}, ${Math.round(event.durationMs)} ms, ${event.outputChars} chars${event.truncated ? ' (truncated)' : ''}`;
+    case 'llm.first_token':
+      return `[llm] first token after ${Math.round(event.latencyMs)} ms`;
+    case 'announcement':
+      return `[say] ${event.text}`;
+    case 'turn.ended':
+      return `[turn] ${event.status} in ${Math.round(event.durationMs)} ms`;
+    case 'error':
+      return `[error] ${event.code}: ${event.message}`;
+    case 'server.state':
+      return event.state === 'ready' || event.state === 'starting' ? undefined : `[server] ${event.server} ${event.state}${event.detail ? `: ${event.detail}` : ''}`;
+    default:
+      return undefined;
+  }
+}
