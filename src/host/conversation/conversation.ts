@@ -107,8 +107,10 @@ export class Conversation {
     for (let round = 0; round <= this.options.toolRounds; round++) {
       const offered = round < this.options.toolRounds ? this.options.router.offered() : [];
       const { text, calls } = await this.streamRound(messages, offered, round, context.turnId, say, options.signal);
-      // The last round offers no tools: a call there cannot run, so the text is the answer.
-      if (calls.length === 0 || offered.length === 0) return;
+      // The last round offers no tools: a call there cannot run, so the text is
+      // the answer. Earlier, even a call of a tool not offered goes to the
+      // router, whose refusal the model reads and answers.
+      if (calls.length === 0 || round === this.options.toolRounds) return;
 
       const withIds = calls.map((call, i) => ({ ...call, id: call.id || `call_${round}_${i}` }));
       messages.push({
