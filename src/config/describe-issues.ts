@@ -24,6 +24,8 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
       return [`${at} must be ${issue.origin === 'array' || issue.origin === 'string' ? 'at most' : issue.inclusive ? '<=' : '<'} ${bound(issue)}`];
     case 'invalid_format':
       return [`${at} must be a valid ${issue.format === 'url' ? 'URL' : issue.format} (got ${JSON.stringify(issue.input)})`];
+    case 'invalid_key':
+      return [`${at}: ${issue.issues.map((inner) => inner.message).join('; ')}`];
     case 'invalid_union':
       return [`${at} must be ${unionExpectation(issue)} (got ${typeOfTomlValue(issue.input)})`];
     default:

@@ -42,6 +42,8 @@ const DEFAULT_SYSTEM_PROMPT =
   'user speaks. Use a tool whenever it can give you a fact you would otherwise guess.';
 
 const RISKS = ['read', 'write', 'high'] as const;
+/** Names of the project's own servers, which `[mcp.<name>]` cannot take. */
+export const BUILTIN_SERVER_NAMES: readonly string[] = ['tools', 'memory', 'shell-readonly', 'open-interpreter', 'browser'];
 const DECISIONS = ['allow', 'confirm', 'deny'] as const;
 
 /** A third-party stdio MCP server: `[mcp.<name>]`. */
@@ -102,7 +104,15 @@ export const configSchema = z.strictObject({
   voice: z.preprocess(mergeDefaultVoices, z.record(z.string(), voiceSchema)),
   /** Added to every tool's environment: personal values live here, not in tool files. */
   env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-  mcp: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'a server name is letters, digits, _ or -'), mcpServerSchema).default({}),
+  mcp: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,32}$/, 'a server name is letters, digits, _ or -')
+        .refine((name) => !BUILTIN_SERVER_NAMES.includes(name), 'this name belongs to a built-in server'),
+      mcpServerSchema,
+    )
+    .default({}),
   router: routerSchema.prefault({}),
 });
 

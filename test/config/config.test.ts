@@ -104,3 +104,21 @@ describe('folders', () => {
     expect(dataDir({})).toMatch(/\/\.local\/share\/desktop-assistant$/);
   });
 });
+
+describe('[mcp.<name>] servers', () => {
+  it('reads a server with its defaults', () => {
+    const result = validateConfig({ mcp: { files: { command: 'npx', args: ['x'] } } });
+    expect(result.ok && result.config.mcp.files).toEqual({ command: 'npx', args: ['x'], env: {}, enabled: true, trusted: false, risk: {}, timeout: 60 });
+  });
+
+  it.each([
+    [{ mcp: { tools: { command: 'x' } } }, 'config: mcp.tools: this name belongs to a built-in server'],
+    [{ mcp: { 'a b': { command: 'x' } } }, 'config: mcp.a b: a server name is letters, digits, _ or -'],
+    [{ mcp: { files: { args: [] } } }, 'config: missing key mcp.files.command'],
+    [{ mcp: { files: { command: 'x', risk: { t: 'low' } } } }, 'config: mcp.files.risk.t must be one of "read", "write", "high"'],
+    [{ router: { write: 'maybe' } }, 'config: router.write must be one of "allow", "confirm", "deny"'],
+  ])('%j -> %s', (raw, message) => {
+    const result = validateConfig(raw);
+    expect(!result.ok && result.errors).toContain(message);
+  });
+});

@@ -4,12 +4,13 @@ import { PACKAGE_VERSION } from '../../version.js';
 import { UsageError, type CliCommand, type CliIo } from './command.js';
 import { configCheckCommand } from './commands/config-check.js';
 import { askCommand } from './commands/ask.js';
+import { auditCommand } from './commands/audit.js';
 import { chatCommand } from './commands/chat.js';
 import { mcpCommand } from './commands/mcp.js';
 import { toolServerCommand } from './commands/tool-server.js';
 import { toolsApproveCommand, toolsCommand } from './commands/tools.js';
 
-const COMMANDS: CliCommand[] = [chatCommand, askCommand, toolsCommand, toolsApproveCommand, mcpCommand, configCheckCommand, toolServerCommand];
+const COMMANDS: CliCommand[] = [chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, mcpCommand, configCheckCommand, toolServerCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));

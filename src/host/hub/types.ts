@@ -6,8 +6,14 @@ export interface ServerSpec {
   name: string;
   command: string;
   args: string[];
-  /** Added to the hub's own environment. */
+  /** Added to the hub's own environment (all of it, or its allow-listed part: see `inheritEnv`). */
   env?: Record<string, string>;
+  /**
+   * `all` for the project's own servers; `allow-list` for third-party ones,
+   * which get only what a program needs to run (PATH, HOME, locale, ...),
+   * never the user's API keys and tokens unless `env` names them.
+   */
+  inheritEnv?: 'all' | 'allow-list';
   cwd?: string;
   /** Built-in servers and `[mcp.x] trusted = true` ones. */
   trusted: boolean;
@@ -32,6 +38,8 @@ export interface ServerStatus {
   /** Why it is failed or restarting, when it is. */
   error?: string;
   toolCount: number;
+  /** The server process while one runs (the leader of its process group). */
+  pid?: number;
 }
 
 /** A tool as the hub offers it: a unique exposed name legal for OpenAI function names. */

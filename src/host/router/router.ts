@@ -88,7 +88,7 @@ export class ToolRouter {
     return this.catalog().filter((t) => !t.quarantined && t.decision !== 'deny');
   }
 
-  newTurn(entry: EntryPoint, confirmation: ConfirmationChannel, signal?: AbortSignal, turnId = randomUUID()): TurnContext {
+  newTurn(entry: EntryPoint, confirmation: ConfirmationChannel, signal?: AbortSignal, turnId: string = randomUUID()): TurnContext {
     return { turnId, entry, signal, confirmation, budget: new TurnBudget(this.options.config.router) };
   }
 

@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expandHome, type McpServerConfig } from '../../config/index.js';
+import type { ServerSpec } from './types.js';
+
+/** The built-in tools server's name: `[mcp.tools]` cannot take it. */
+export const TOOLS_SERVER_NAME = 'tools';
+
+// The tools server's own per-tool timeouts (from each tool file) govern its
+// calls; this is only the fallback for a tool that declares none.
+const TOOLS_SERVER_CALL_TIMEOUT_MS = 60_000;
+
+/**
+ * The compiled tools server: dist/mcp-servers/tools/main.js, found from
+ * this module (dist/src/host/hub/ once compiled; src/host/hub/ under the
+ * test runner, which reads the sources but must still start compiled
+ * servers: a server under tsx takes twice as long to start).
+ */
+export function toolsServerPath(): string {
+  const compiled = fileURLToPath(new URL('../../../mcp-servers/tools/main.js', import.meta.url));
+  if (existsSync(compiled)) return compiled;
+  return fileURLToPath(new URL('../../../dist/mcp-servers/tools/main.js', import.meta.url));
+}
+
+/** The tools server over `configDir`/tools/*.toml: trusted and built in. */
+export function builtinToolsServerSpec(configDir: string): ServerSpec {
+  return {
+    name: TOOLS_SERVER_NAME,
+    command: process.execPath,
+    args: [toolsServerPath(), '--config-dir', configDir],
+    trusted: true,
+    builtin: true,
+    callTimeoutMs: TOOLS_SERVER_CALL_TIMEOUT_MS,
+  };
+}
+
+/** The enabled `[mcp.<name>]` servers, by name; `~/` in command and cwd means home. */
+export function thirdPartyServerSpecs(mcp: Readonly<Record<string, McpServerConfig>>): ServerSpec[] {
+  return Object.entries(mcp)
+    .filter(([, server]) => server.enabled)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, server]) => ({
+      name,
+      command: expandHome(server.command),
+      args: [...server.args],
+      env: { ...server.env },
+      ...(server.cwd === undefined ? {} : { cwd: expandHome(server.cwd) }),
+      trusted: server.trusted,
+      builtin: false,
+      inheritEnv: 'allow-list' as const,
+      callTimeoutMs: Math.round(server.timeout * 1000),
+    }));
+}
