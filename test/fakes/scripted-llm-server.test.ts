@@ -236,7 +236,16 @@ describe('scripted LLM server', () => {
     expect(JSON.parse(errored.at(-1) ?? '')).toEqual({ error: { code: 500, message: 'ctx full', type: 'server_error' } });
   });
 
-  it("'hang' sends headers and nothing more; close() ends the hanging connection", async () => {
+  it("'cut-after-finish' sends the reply up to its finish reason, then drops the connection", async () => {
+    const s = await start({ replies: [{ fail: 'cut-after-finish', text: 'All.' }] });
+    await expect(chat(s, { stream: true, stream_options: { include_usage: true } })).rejects.toThrow();
+    const sent = Buffer.concat(s.requests[0]?.written ?? []).toString();
+    expect(sent).toContain('"finish_reason":"stop"');
+    expect(sent).not.toContain('[DONE]');
+    expect(sent).not.toContain('"usage"');
+  });
+
+  it("'hang' sends headers and nothing more; close() ends the hanging connection and may be called twice", async () => {
     const s = await start({ replies: [{ fail: 'hang' }] });
     const headers = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(`${s.url}/chat/completions`, { method: 'POST' }, (res) => {
@@ -248,6 +257,7 @@ describe('scripted LLM server', () => {
       req.end(JSON.stringify({ stream: true, messages: [] }));
     });
     expect(headers).toBe(200);
+    await s.close();
     await s.close();
     server = undefined;
     expect((await s.requests[0]?.closed)?.beforeEnd).toBe(true);

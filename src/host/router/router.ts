@@ -105,7 +105,9 @@ export class ToolRouter {
   async call(turn: TurnContext, request: ToolCallRequest): Promise<RoutedResult> {
     const callId = request.callId || `call_${randomUUID().slice(0, 8)}`;
     const started = this.clock();
-    const { hash, summary } = summarizeArguments(request.arguments);
+    const args = parseArguments(request.arguments);
+    // The parsed object when there is one: the model's text form would show escaped quotes.
+    const { hash, summary } = summarizeArguments(args.ok ? args.value : request.arguments);
     const finish = (tool: { name: string; server: string }, verdict: Verdict, status: ToolCallStatus, text: string, extra: { durationMs?: number; truncated?: boolean; detail?: string } = {}): RoutedResult => {
       const durationMs = extra.durationMs ?? this.clock() - started;
       this.options.audit.record({
@@ -145,7 +147,6 @@ export class ToolRouter {
     }
 
     // Argument validation.
-    const args = parseArguments(request.arguments);
     if (!args.ok) return refuse(tool, denied, 'invalid', 'TOOL_ARGUMENTS_INVALID', args.message);
     const problems = this.validator.validate(tool.inputSchema, args.value);
     if (problems.length > 0) {

@@ -98,9 +98,11 @@ describe('OpenAiLlm: timeouts (virtual time)', () => {
     const s = await start({ replies: [{ fail: 'stall-after-finish', text: 'Complete.' }] });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const outcome = collect(llmFor(s, { model: 'm', idleTimeoutMs: 3_000 }).stream({ messages: USER }));
-    await until(() => (s.requests[0]?.written.length ?? 0) > 0 && s.requests[0]?.written.at(-1)?.includes('finish_reason":"stop') === true, 'the finish chunk');
-    // Written is not yet read: give the client real I/O turns before virtual time moves.
-    for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    const sent = () => Buffer.concat(s.requests[0]?.written ?? []).toString();
+    // The finish chunk is the last thing the server writes.
+    await until(() => sent().includes('"finish_reason":"stop"') && sent().endsWith('\n\n'), 'the finish chunk');
+    // Sent is not yet read: loopback data is readable at once, so a few event-loop turns let the client take it.
+    for (let turn = 0; turn < 50; turn += 1) await new Promise((resolve) => setImmediate(resolve));
     await vi.advanceTimersByTimeAsync(3_000);
     const { events, error } = await outcome;
     expect(error).toBeUndefined();

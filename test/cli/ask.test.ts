@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
+import { refusedUrl } from '../helpers/http-stub.js';
+import { CLI, REPO_ROOT } from '../helpers/paths.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+
+let home: TempDir;
+let llm: ScriptedLlmServer;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  home = await makeTempDir('da-ask-');
+  llm = await startScriptedLlmServer({ split: { seed: 3, maxBytes: 7 } });
+  env = { DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') };
+  await home.write('config/tools/forecast.sh', '#!/bin/sh\necho "Sunny, 21 degrees in $1"\n', 0o755);
+  await home.write(
+    'config/tools/weather.toml',
+    'description = "Weather"\ncommand = ["forecast.sh", "{place}"]\nannounce.en = ["Checking the weather."]\n[params.place]\n',
+  );
+  await home.write('config/tools/note.toml', 'description = "Write a note"\ncommand = ["echo", "noted {text}"]\nrisk = "write"\n[params.text]\n');
+  await writeConfig('');
+});
+afterEach(async () => {
+  await llm.close();
+  await home.remove();
+});
+
+async function writeConfig(extra: string): Promise<void> {
+  await home.write('config/config.toml', `llm = "${llm.url}"\n${extra}`);
+}
+
+/** The CLI with stdin fed (for confirmations); the other helper closes stdin at once. */
+function ask(question: string, stdin = '', extraEnv: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [CLI, 'ask', '--config-dir', join(home.path, 'config'), question],
+      { env: { ...process.env, ...env, ...extraEnv }, cwd: REPO_ROOT },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(stdin);
+  });
+}
+
+describe('desktop-assistant ask', () => {
+  it('answers a question that needs a tool, and the audit shows the call', async () => {
+    llm.enqueue({ toolCalls: [{ name: 'weather', arguments: '{"place": "Rome"}' }] }, (request) => ({
+      text: `The tool said: ${String(request.messages.find((m) => m.role === 'tool')?.content)}. Enjoy!`,
+    }));
+    const run = await ask("What's the weather in Rome?");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('The tool said: Sunny, 21 degrees in Rome.\nEnjoy!\n');
+    expect(run.stderr).toContain('[say] Checking the weather.');
+    expect(run.stderr).toMatch(/\[tool\] weather: ok, \d+ ms, 25 chars/);
+
+    const audit = await runCli(['audit', '--json', '--config-dir', join(home.path, 'config')], env);
+    expect(audit.code).toBe(0);
+    const records = audit.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ tool: 'weather', server: 'tools', entry: 'text', risk: 'read', decision: 'allow', decidedBy: 'policy', status: 'ok', outputChars: 25 });
+  });
+
+  it('asks on the terminal before a write tool runs: yes runs it', async () => {
+    llm.enqueue({ toolCalls: [{ name: 'note', arguments: '{"text": "milk"}' }] }, (request) => ({
+      text: String(request.messages.find((m) => m.role === 'tool')?.content),
+    }));
+    const run = await ask('Note milk', 'y\n');
+    expect(run.stderr).toContain('Allow note (write risk, server tools) with {"text":"milk"}? [y/N]');
+    expect(run.stdout).toBe('noted milk\n');
+  });
+
+  it('asks on the terminal before a write tool runs: no refuses it and the model is told', async () => {
+    llm.enqueue({ toolCalls: [{ name: 'note', arguments: '{"text": "milk"}' }] }, (request) => ({
+      text: JSON.parse(String(request.messages.find((m) => m.role === 'tool')?.content)).error.code,
+    }));
+    const run = await ask('Note milk', 'n\n');
+    expect(run.stdout).toBe('TOOL_DENIED_BY_USER\n');
+  });
+
+  it('says which URL it cannot reach, and exits 1 without a crash', async () => {
+    const url = `${await refusedUrl()}/v1`;
+    await home.write('config/config.toml', `llm = "${url}"\n`);
+    const run = await ask('Hello?');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('LLM_UNREACHABLE');
+    expect(run.stderr).toContain(url.replace(/\/v1$/, ''));
+    expect(run.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('gives an untrusted third-party server no secrets from the environment', async () => {
+    const everything = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    await writeConfig(`[mcp.everything]\ncommand = "${process.execPath}"\nargs = ["${everything}", "stdio"]\nenv = { GIVEN_ON_PURPOSE = "yes" }\nrisk = { get-env = "read" }\n`);
+    llm.enqueue({ toolCalls: [{ name: 'get-env', arguments: '{}' }] }, { text: 'Done.' });
+    const run = await ask('Show the environment', '', { MY_SERVICE_API_KEY: 'do-not-leak-4242' });
+    expect(run.code).toBe(0);
+    const toolResult = String(llm.requests[1]?.messages.find((m) => m.role === 'tool')?.content);
+    expect(toolResult).toContain('GIVEN_ON_PURPOSE');
+    expect(toolResult).toContain('PATH');
+    expect(toolResult).not.toContain('do-not-leak-4242');
+    expect(toolResult).not.toContain('MY_SERVICE_API_KEY');
+  });
+});
