@@ -11,6 +11,7 @@
 //   FAKE_GRANDCHILD_PID_FILE  start `sleep 300` in our process group, write its pid
 //   FAKE_IGNORE_STDIN_CLOSE=1 keep running after stdin closes
 //   FAKE_IGNORE_SIGTERM=1     ignore SIGTERM (only SIGKILL stops it)
+//   FAKE_DESCRIPTION_SUFFIX   appended to the description of the FAKE_TOOLS tools (a changed definition)
 //   FAKE_BAD_OUTPUT_SCHEMA=1  add a tool `odd` whose outputSchema is not valid JSON Schema
 // Tools: echo {text}, crash, slow {ms, late}, add-tool {name}, stderr {text}, pid.
 import { spawn } from 'node:child_process';
@@ -44,7 +45,7 @@ const tools = [
   { name: 'add-tool', description: 'Adds a tool and sends list_changed', inputSchema: object({ name: { type: 'string' } }) },
   { name: 'stderr', description: 'Writes text to stderr', inputSchema: object({ text: { type: 'string' } }) },
   { name: 'pid', description: 'Answers the process id', inputSchema: object() },
-  ...(env.FAKE_TOOLS ? env.FAKE_TOOLS.split(',') : []).map((name) => ({ name, description: `Extra ${name}`, inputSchema: object() })),
+  ...(env.FAKE_TOOLS ? env.FAKE_TOOLS.split(',') : []).map((name) => ({ name, description: `Extra ${name}${env.FAKE_DESCRIPTION_SUFFIX ?? ''}`, inputSchema: object() })),
 ];
 if (env.FAKE_BAD_OUTPUT_SCHEMA === '1') {
   tools.push({ name: 'odd', description: 'Bad output schema', inputSchema: object(), outputSchema: { type: 'object', properties: { x: { type: 'no-such-type' } } } });
