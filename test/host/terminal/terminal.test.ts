@@ -1,0 +1,63 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createAssistantBus } from '../../../src/events/index.js';
+import { LineInput, reportToTerminal, terminalConfirmation } from '../../../src/host/terminal/index.js';
+
+function sink(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (c: Buffer) => (text += c.toString()));
+  return { stream, text: () => text };
+}
+
+const request = { callId: 'c', turnId: 't', entry: 'text' as const, tool: 'note', server: 'tools', risk: 'write' as const, argsSummary: '{"text":"milk"}' };
+
+describe('the terminal reporter', () => {
+  it('prints tool calls, latencies and errors from events alone', () => {
+    const bus = createAssistantBus();
+    const out = sink();
+    const stop = reportToTerminal(bus, out.stream);
+    bus.emit({ type: 'tool.started', stage: 'tool', callId: 'c', tool: 'weather', server: 'tools', entry: 'text', argsSummary: '{"place":"Rome"}', atMs: 0 });
+    bus.emit({ type: 'tool.ended', stage: 'tool', callId: 'c', tool: 'weather', status: 'ok', durationMs: 12.4, outputChars: 25, truncated: false, atMs: 1 });
+    bus.emit({ type: 'error', stage: 'llm', code: 'LLM_UNREACHABLE', message: 'cannot reach', recoverable: true, atMs: 2 });
+    bus.emit({ type: 'llm.delta', stage: 'llm', text: 'not shown', atMs: 3 });
+    stop();
+    bus.emit({ type: 'error', stage: 'llm', code: 'AFTER', message: 'not shown', recoverable: true, atMs: 4 });
+    expect(out.text()).toBe('[tool] weather {"place":"Rome"}\n[tool] weather: ok, 12 ms, 25 chars\n[error] LLM_UNREACHABLE: cannot reach\n');
+  });
+});
+
+describe('the terminal confirmation', () => {
+  it('approves on y and denies on anything else, queueing lines typed ahead', async () => {
+    const input = new PassThrough();
+    const out = sink();
+    const lines = new LineInput(input, out.stream);
+    const channel = terminalConfirmation(lines, out.stream);
+    input.write('y\nno\n');
+    expect(await channel.confirm(request, { signal: new AbortController().signal })).toEqual({ answer: 'approved' });
+    expect(await channel.confirm(request, { signal: new AbortController().signal })).toEqual({ answer: 'denied' });
+    expect(out.text()).toContain('Allow note (write risk, server tools) with {"text":"milk"}? [y/N]');
+    lines.close();
+  });
+
+  it('gives up when the router stops waiting', async () => {
+    const input = new PassThrough();
+    const out = sink();
+    const lines = new LineInput(input, out.stream);
+    const controller = new AbortController();
+    const pending = terminalConfirmation(lines, out.stream).confirm(request, { signal: controller.signal });
+    controller.abort();
+    expect(await pending).toEqual({ answer: 'denied' });
+    input.write('y\n');
+    expect(await lines.next()).toBe('y');
+    lines.close();
+  });
+
+  it('denies at end of input', async () => {
+    const input = new PassThrough();
+    const out = sink();
+    const lines = new LineInput(input, out.stream);
+    input.end();
+    expect(await terminalConfirmation(lines, out.stream).confirm(request, { signal: new AbortController().signal })).toEqual({ answer: 'denied' });
+  });
+});
