@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SentenceSplitter, splitSentences, type SentenceSplitterOptions } from '../../../src/host/llm/index.js';
-
-/** mulberry32: a small seeded generator, so a failing chunking can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../fakes/scripted-llm-server.js';
 
 /** Pushes `text` in pieces of 1 to 7 code points chosen by `seed`, then flushes. */
 function splitInChunks(text: string, seed: number, options?: SentenceSplitterOptions): string[] {
