@@ -26,7 +26,7 @@ export async function runToolFile(tool: ToolDefinition, args: unknown, options: 
   const input = args === undefined || args === null ? {} : args;
   if (!isPlainTable(input)) return failure('arguments must be a JSON object');
   const argv = renderArgv(tool.command, parameterValues(tool, input));
-  argv[0] = await resolveProgram(argv[0] ?? '', tool.dir);
+  argv[0] = resolveProgram(argv[0] ?? '', tool.dir);
   const outcome = await runCommand(argv, {
     env: { ...process.env, ...options.env },
     timeoutMs: Math.round(tool.timeout * 1000),

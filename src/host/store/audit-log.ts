@@ -26,8 +26,8 @@ interface AuditRow {
 
 /**
  * The tool-call audit in the state database. `record` is one autocommitted
- * INSERT: when it returns, the row is on disk (synchronous=FULL) and visible
- * to every other process. `detail` is redacted here too, as error messages
+ * INSERT: when it returns, the row is in the WAL (it survives a crash of any
+ * process; see state-db.ts for power cuts) and visible to every other process. `detail` is redacted here too, as error messages
  * quote what they failed on. Failures are AppErrors (STATE_DB_BUSY, retryable;
  * STATE_DB_CORRUPT; ...): the caller decides whether a call may go on unaudited.
  */

@@ -46,8 +46,8 @@ describe('openStateDb', () => {
     expect(state.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(state.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(Number(state.db.pragma('busy_timeout', { simple: true }))).toBe(5000);
-    // synchronous=FULL (2): a row is on disk when record() returns.
-    expect(state.db.pragma('synchronous', { simple: true })).toBe(2);
+    // synchronous=NORMAL (1) with WAL: a committed row survives a process crash.
+    expect(state.db.pragma('synchronous', { simple: true })).toBe(1);
     const tables = state.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(expect.arrayContaining(['audit', 'tool_pins']));
     new SqliteAuditLog(state).record(auditRecord());
