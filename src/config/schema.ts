@@ -22,7 +22,7 @@ const DEFAULT_VOICES = {
  * and a new language may be added with both of its keys.
  */
 function mergeDefaultVoices(value: unknown): unknown {
-  if (value === undefined) return DEFAULT_VOICES;
+  if (value === undefined) return { ...DEFAULT_VOICES };
   if (!isPlainTable(value)) return value;
   const merged: Record<string, unknown> = { ...DEFAULT_VOICES };
   for (const [lang, entry] of Object.entries(value)) {
@@ -101,7 +101,8 @@ export const configSchema = z.strictObject({
       voices: z.string().default('~/.local/share/desktop-assistant/models/kokoro/voices-v1.0.bin'),
     })
     .prefault({}),
-  voice: z.preprocess(mergeDefaultVoices, z.record(z.string(), voiceSchema)),
+  /** `[voice] enabled`, and one `[voice.<lang>]` table per spoken language. */
+  voice: z.preprocess(mergeDefaultVoices, z.object({ enabled: z.boolean().default(true) }).catchall(voiceSchema)),
   /** Added to every tool's environment: personal values live here, not in tool files. */
   env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
   mcp: z
@@ -114,7 +115,22 @@ export const configSchema = z.strictObject({
     )
     .default({}),
   router: routerSchema.prefault({}),
+  /** The HTTP API and web page: loopback only. */
+  http: z
+    .strictObject({
+      host: z.enum(['127.0.0.1', 'localhost', '::1']).default('127.0.0.1'),
+      port: z.int().min(0).max(65535).default(8765),
+    })
+    .prefault({}),
 });
+
+export type VoiceConfig = { lang: string; blend: Record<string, number> };
+
+/** The spoken languages of `[voice.<lang>]`, without the `enabled` switch. */
+export function voiceLanguages(config: Config): Record<string, VoiceConfig> {
+  const { enabled: _enabled, ...languages } = config.voice;
+  return languages as Record<string, VoiceConfig>;
+}
 
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 export type RouterConfig = z.infer<typeof routerSchema>;

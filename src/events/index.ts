@@ -2,6 +2,7 @@ export { EventBus, type Listener } from './bus.js';
 export {
   EVENT_TEXT_LIMIT,
   clip,
+  type ActivityState,
   type AssistantEvent,
   type AssistantEventType,
   type DecidedBy,

@@ -18,6 +18,9 @@ interface Base {
   turnId?: string;
 }
 
+/** What the assistant is doing; the voice issues add listening, speaking, interrupted. */
+export type ActivityState = 'idle' | 'listening' | 'thinking' | 'speaking' | 'interrupted' | 'tool_running' | 'recovering';
+
 export type AssistantEvent =
   | (Base & { type: 'turn.started'; stage: 'conversation'; entry: EntryPoint; text: string })
   | (Base & { type: 'turn.ended'; stage: 'conversation'; reply: string; status: 'ok' | 'error' | 'cancelled'; durationMs: number })
@@ -32,6 +35,7 @@ export type AssistantEvent =
   | (Base & { type: 'tool.ended'; stage: 'tool'; callId: string; tool: string; status: ToolCallStatus; durationMs: number; outputChars: number; truncated: boolean })
   | (Base & { type: 'server.state'; stage: 'hub'; server: string; state: 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped'; detail?: string })
   | (Base & { type: 'tools.changed'; stage: 'hub'; count: number })
+  | (Base & { type: 'state.changed'; stage: 'conversation'; state: ActivityState; previous: ActivityState })
   | (Base & { type: 'error'; stage: string; code: string; message: string; recoverable: boolean });
 
 export type AssistantEventType = AssistantEvent['type'];

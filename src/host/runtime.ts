@@ -1,4 +1,4 @@
-import { configDir as resolveConfigDir, dataDir as resolveDataDir, loadConfig, type Config } from '../config/index.js';
+import { configDir as resolveConfigDir, dataDir as resolveDataDir, loadConfig, voiceLanguages, type Config } from '../config/index.js';
 import { createAssistantBus, type AssistantBus } from '../events/index.js';
 import { Conversation } from './conversation/index.js';
 import { builtinToolsServerSpec, McpHub, thirdPartyServerSpecs, type McpHubOptions } from './hub/index.js';
@@ -98,7 +98,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
         clock,
         systemPrompt: config.system,
         toolRounds: config.tool_rounds,
-        languages: Object.keys(config.voice),
+        languages: Object.keys(voiceLanguages(config)),
       }),
     close: async () => {
       await hub.close();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { configDir, dataDir, defaultConfig, readConfig, validateConfig } from '../../src/config/index.js';
+import { configDir, dataDir, defaultConfig, readConfig, validateConfig, voiceLanguages } from '../../src/config/index.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 describe('config merge over the built-in defaults', () => {
@@ -35,7 +35,8 @@ describe('config merge over the built-in defaults', () => {
   it('lets a new language be added with both of its keys', () => {
     const result = validateConfig({ voice: { fr: { lang: 'fr-fr', blend: { ff_siwis: 1 } } } });
     expect(result.ok && result.config.voice.fr).toEqual({ lang: 'fr-fr', blend: { ff_siwis: 1 } });
-    expect(result.ok && Object.keys(result.config.voice).sort()).toEqual(['en', 'fr', 'it']);
+    expect(result.ok && Object.keys(voiceLanguages(result.config)).sort()).toEqual(['en', 'fr', 'it']);
+    expect(result.ok && result.config.voice.enabled).toBe(true);
   });
 });
 
@@ -117,6 +118,9 @@ describe('[mcp.<name>] servers', () => {
     [{ mcp: { files: { args: [] } } }, 'config: missing key mcp.files.command'],
     [{ mcp: { files: { command: 'x', risk: { t: 'low' } } } }, 'config: mcp.files.risk.t must be one of "read", "write", "high"'],
     [{ router: { write: 'maybe' } }, 'config: router.write must be one of "allow", "confirm", "deny"'],
+    [{ http: { host: '0.0.0.0' } }, 'config: http.host must be one of "127.0.0.1", "localhost", "::1"'],
+    [{ voice: { enabled: 'no' } }, 'config: voice.enabled must be a boolean (got string)'],
+    [{ voice: { enabeld: false } }, 'config: voice.enabeld must be a table (got boolean)'],
   ])('%j -> %s', (raw, message) => {
     const result = validateConfig(raw);
     expect(!result.ok && result.errors).toContain(message);
