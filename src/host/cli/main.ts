@@ -7,10 +7,12 @@ import { askCommand } from './commands/ask.js';
 import { auditCommand } from './commands/audit.js';
 import { chatCommand } from './commands/chat.js';
 import { mcpCommand } from './commands/mcp.js';
+import { runCommand } from './commands/run.js';
+import { tokenCommand } from './commands/token.js';
 import { toolServerCommand } from './commands/tool-server.js';
 import { toolsApproveCommand, toolsCommand } from './commands/tools.js';
 
-const COMMANDS: CliCommand[] = [chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, mcpCommand, configCheckCommand, toolServerCommand];
+const COMMANDS: CliCommand[] = [runCommand, tokenCommand, chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, mcpCommand, configCheckCommand, toolServerCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));

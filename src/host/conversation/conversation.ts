@@ -23,6 +23,8 @@ export interface ConversationOptions {
 
 export interface TurnOptions {
   entry: EntryPoint;
+  /** The turn's id, when the caller needs it before the turn starts (to follow its events). */
+  turnId?: string;
   confirmation: ConfirmationChannel;
   signal?: AbortSignal;
   /** The question's language when speech recognition detected it. */
@@ -60,7 +62,7 @@ export class Conversation {
   }
 
   async turn(text: string, options: TurnOptions): Promise<TurnOutcome> {
-    const turnId = randomUUID();
+    const turnId = options.turnId ?? randomUUID();
     const started = this.clock();
     const context = this.options.router.newTurn(options.entry, options.confirmation, options.signal, turnId);
     const language = options.language ?? guessLanguage(text, this.options.languages);

@@ -44,9 +44,10 @@ export function createFacadeServer(router: ToolRouter, hub: ToolHub): Server {
     return { content: [{ type: 'text', text: result.text }], isError: result.isError };
   };
 
-  hub.onToolsChanged(() => {
+  const stopFollowing = hub.onToolsChanged(() => {
     server.sendToolListChanged().catch(() => undefined);
   });
+  server.onclose = stopFollowing;
   return server;
 }
 

@@ -1,0 +1,99 @@
+import { AppError } from '../errors/index.js';
+import { ActivityTracker } from './conversation/index.js';
+import {
+  createApiApp,
+  EventLog,
+  HttpConfirmations,
+  listen,
+  LlmHealth,
+  loadOrCreateToken,
+  loadStaticFiles,
+  Metrics,
+  tokenPath,
+  TurnRunner,
+  webDir,
+  type ApiDeps,
+} from './http/index.js';
+import { startHost, type Host, type HostOptions } from './runtime.js';
+import { SqliteAuditLog } from './store/index.js';
+import { PACKAGE_VERSION } from '../version.js';
+
+export interface DaemonOptions extends HostOptions {
+  /** False: no audio device is touched (`run --no-voice`, `[voice] enabled = false`). */
+  voice?: boolean;
+  /** Overrides `[http] port` (0: any free port). */
+  port?: number;
+  sse?: ApiDeps['sse'];
+}
+
+export interface Daemon {
+  host: Host;
+  url: string;
+  tokenFile: string;
+  deps: ApiDeps;
+  close(): Promise<void>;
+}
+
+/** `desktop-assistant run`: the host, the hub and the HTTP API (and, later, the voice). */
+export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
+  const env = options.env ?? process.env;
+  const host = await startHost(options);
+  const voice = (options.voice ?? true) && host.config.voice.enabled;
+  if (voice) {
+    await host.close();
+    throw new AppError(
+      'VOICE_UNAVAILABLE',
+      'the voice is not part of this version yet: start with `desktop-assistant run --no-voice` or set [voice] enabled = false',
+    );
+  }
+  const parts = await startApi(host, env, options);
+  return {
+    host,
+    ...parts,
+    close: async () => {
+      await parts.close();
+      await host.close();
+    },
+  };
+}
+
+async function startApi(host: Host, env: NodeJS.ProcessEnv, options: DaemonOptions) {
+  const tokenFile = tokenPath(env);
+  const token = loadOrCreateToken(tokenFile);
+  const confirmations = new HttpConfirmations();
+  const conversation = host.newConversation();
+  const bound = { host: host.config.http.host, port: options.port ?? host.config.http.port };
+  const deps: ApiDeps = {
+    version: PACKAGE_VERSION,
+    token,
+    bound: () => bound,
+    bus: host.bus,
+    router: host.router,
+    hub: host.hub,
+    audit: new SqliteAuditLog(host.state),
+    events: new EventLog(host.bus),
+    activity: new ActivityTracker(host.bus),
+    metrics: new Metrics(host.bus),
+    llmHealth: new LlmHealth(host.bus, host.config.llm),
+    confirmations,
+    turns: new TurnRunner(conversation, confirmations),
+    voiceEnabled: false,
+    staticFiles: loadStaticFiles(webDir()),
+    sse: options.sse ?? { heartbeatMs: 15_000, replayCount: 100 },
+    maxBodyBytes: 64 * 1024,
+  };
+  const api = createApiApp(deps);
+  const listening = await listen(api.app, bound.host, bound.port);
+  bound.port = listening.port;
+  return {
+    url: listening.url,
+    tokenFile,
+    deps,
+    close: async () => {
+      deps.turns.interrupt();
+      await api.close();
+      await listening.close();
+      for (const part of [deps.events, deps.activity, deps.metrics, deps.llmHealth]) part.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isAppError, messageOf } from '../../errors/index.js';
+
+/** The one place where an error code becomes an HTTP status. */
+const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN_HOST: 403,
+  FORBIDDEN_ORIGIN: 403,
+  NOT_FOUND: 404,
+  TOOL_UNKNOWN: 404,
+  CONFIRMATION_UNKNOWN: 404,
+  BAD_JSON: 400,
+  BAD_REQUEST: 400,
+  TURN_IN_PROGRESS: 409,
+  BODY_TOO_LARGE: 413,
+  LLM_UNREACHABLE: 502,
+  LLM_HTTP_ERROR: 502,
+  STATE_DB_BUSY: 503,
+};
+
+export function statusOf(code: string): ContentfulStatusCode {
+  return STATUS_BY_CODE[code] ?? 500;
+}
+
+export function errorResponse(c: Context, code: string, message: string): Response {
+  return c.json({ error: { code, message } }, statusOf(code));
+}
+
+/** For app.onError: AppErrors keep their code; anything else is a 500 without internals. */
+export function handleError(error: unknown, c: Context): Response {
+  if (isAppError(error)) return errorResponse(c, error.code, error.message);
+  return errorResponse(c, 'INTERNAL', `internal error: ${messageOf(error)}`);
+}

@@ -1,0 +1,13 @@
+export { createApiApp, type ApiApp } from './app.js';
+export type { ApiDeps } from './deps.js';
+export type * from './api-types.js';
+export { EventLog } from './event-log.js';
+export { formatSse } from './sse.js';
+export { HttpConfirmations } from './http-confirmation.js';
+export { LlmHealth } from './llm-health.js';
+export { Metrics } from './metrics.js';
+export { TurnRunner } from './turn-runner.js';
+export { listen, type Listening } from './listen.js';
+export { loadStaticFiles, webDir } from './static-files.js';
+export { loadOrCreateToken, readToken, tokenPath } from './token.js';
+export { statusOf } from './errors.js';

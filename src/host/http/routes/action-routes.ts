@@ -1,0 +1,55 @@
+import type { Hono } from 'hono';
+import { AppError } from '../../../errors/index.js';
+import type { TurnBody } from '../api-types.js';
+import type { ApiDeps } from '../deps.js';
+import { errorResponse } from '../errors.js';
+import { readJsonObject } from '../read-json.js';
+import { eventStream } from '../sse.js';
+import { toolSummary } from '../tool-summary.js';
+
+/** The routes that act: turns, interrupt, approvals, confirmations. */
+export function actionRoutes(app: Hono, deps: ApiDeps): void {
+  app.post('/turns', async (c) => {
+    const body = await readJsonObject(c);
+    const text = typeof body.text === 'string' ? body.text.trim() : '';
+    if (!text) throw new AppError('BAD_REQUEST', 'the body needs "text": a non-empty string');
+    const wantsStream = body.stream === true || (c.req.header('accept') ?? '').includes('text/event-stream');
+    if (!wantsStream) {
+      const outcome = await deps.turns.start(text).done;
+      return c.json({
+        turnId: outcome.turnId,
+        reply: outcome.reply,
+        status: outcome.status,
+        ...(outcome.error ? { error: { code: outcome.error.code, message: outcome.error.message } } : {}),
+        toolCalls: outcome.toolCalls.map((call) => ({ callId: call.callId, status: call.status })),
+      } satisfies TurnBody);
+    }
+    // The stream follows the turn's events from before it starts until turn.ended.
+    let turnId = '';
+    const body$ = eventStream(deps.events, undefined, {
+      replayCount: 0,
+      heartbeatMs: deps.sse.heartbeatMs,
+      filter: (event) => event.turnId === turnId,
+      endAfter: (event) => event.type === 'turn.ended' && event.turnId === turnId,
+    });
+    turnId = deps.turns.start(text).turnId;
+    return new Response(body$, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-turn-id': turnId } });
+  });
+
+  app.post('/interrupt', (c) => c.json({ interrupted: deps.turns.interrupt() }));
+
+  app.post('/tools/:name/approve', (c) => {
+    const name = c.req.param('name');
+    const approved = deps.router.approve(name);
+    if (!approved) return errorResponse(c, 'TOOL_UNKNOWN', `no tool named ${name}`);
+    return c.json({ tool: toolSummary(deps.router.catalog().find((t) => t.name === name) ?? approved.tool), changes: approved.changes });
+  });
+
+  app.post('/confirmations/:id', async (c) => {
+    const body = await readJsonObject(c);
+    if (typeof body.approve !== 'boolean') throw new AppError('BAD_REQUEST', 'the body needs "approve": true or false');
+    const id = c.req.param('id');
+    if (!deps.confirmations.answer(id, body.approve)) return errorResponse(c, 'CONFIRMATION_UNKNOWN', `nothing waits for a confirmation under ${id}`);
+    return c.json({ id, approved: body.approve });
+  });
+}

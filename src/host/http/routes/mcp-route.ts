@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { Hono } from 'hono';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createFacadeServer } from '../../mcp-facade/index.js';
+import type { ApiDeps } from '../deps.js';
+import { errorResponse } from '../errors.js';
+
+/** Sessions kept at once; the oldest is closed to make room. */
+const MAX_SESSIONS = 16;
+
+/**
+ * /mcp: the routed tools over MCP Streamable HTTP, behind the same token and
+ * Host/Origin checks as the rest. Stateful sessions, because a confirmation
+ * by elicitation is a request from us whose answer comes back in a later
+ * POST of the same session.
+ */
+export function mcpRoute(app: Hono, deps: ApiDeps): { closeAll(): Promise<void> } {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+
+  app.all('/mcp', async (c) => {
+    const sessionId = c.req.header('mcp-session-id');
+    if (sessionId) {
+      const transport = sessions.get(sessionId);
+      if (!transport) return errorResponse(c, 'NOT_FOUND', `no MCP session ${sessionId}: initialize a new one`);
+      return transport.handleRequest(c.req.raw);
+    }
+    if (sessions.size >= MAX_SESSIONS) await sessions.values().next().value?.close();
+    const server = createFacadeServer(deps.router, deps.hub);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      void server.close();
+    };
+    await server.connect(transport);
+    return transport.handleRequest(c.req.raw);
+  });
+
+  return {
+    closeAll: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close()));
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// Tool calls as they happen, and the confirmations waiting for the user.
+
+import { formatMs, formatTime, h } from './dom.js';
+
+// The newest calls are what matter; older ones are in GET /audit.
+const MAX_CALLS = 100;
+
+const WHO = {
+  policy: (approved) => (approved ? 'allowed by policy' : 'denied by policy'),
+  user: (approved) => (approved ? 'approved by the user' : 'denied by the user'),
+  timeout: () => 'not confirmed in time',
+  channel: () => 'could not be asked for confirmation',
+};
+
+export class ToolCalls {
+  /** @param {HTMLOListElement} list */
+  constructor(list) {
+    this.list = list;
+    /** @type {Map<string, { item: HTMLElement, status: HTMLElement, duration: HTMLElement, args: HTMLElement, decision: HTMLElement, server: HTMLElement }>} */
+    this.calls = new Map();
+  }
+
+  started(event) {
+    const call = this.#call(event);
+    call.server.textContent = event.server ? `on ${event.server}` : '';
+    call.args.textContent = event.argsSummary || '(no arguments)';
+    call.args.title = event.argsSummary;
+    this.#status(call, 'running');
+  }
+
+  confirmationRequested(event) {
+    const call = this.#call(event);
+    if (!call.args.textContent) call.args.textContent = event.argsSummary;
+    call.decision.textContent = `${event.risk} · waiting for confirmation`;
+    this.#status(call, 'waiting');
+  }
+
+  decision(event) {
+    const call = this.#call(event);
+    call.decision.textContent = `${event.risk} · ${(WHO[event.decidedBy] ?? (() => event.decidedBy))(event.approved)}`;
+    call.decision.dataset.decidedBy = event.decidedBy;
+    call.decision.dataset.approved = String(event.approved);
+    if (call.item.dataset.status === 'waiting' || call.item.dataset.status === 'running') this.#status(call, event.approved ? 'running' : 'refused');
+  }
+
+  ended(event) {
+    const call = this.#call(event);
+    this.#status(call, event.status);
+    const output = event.outputChars > 0 ? ` · ${event.outputChars} chars${event.truncated ? ' (cut)' : ''}` : '';
+    call.duration.textContent = `${formatMs(event.durationMs)}${output}`;
+  }
+
+  #status(call, status) {
+    call.item.dataset.status = status;
+    call.status.textContent = status;
+  }
+
+  #call(event) {
+    let call = this.calls.get(event.callId);
+    if (call) return call;
+    // Any of the tool.* events can come first: an unknown tool has only tool.ended.
+    const status = h('span', { class: 'pill', dataset: { testid: 'tool-call-status' } }, '');
+    const server = h('span', { class: 'call-server' });
+    const duration = h('span', { class: 'call-duration', dataset: { testid: 'tool-call-duration' } });
+    const args = h('code', { class: 'call-args', dataset: { testid: 'tool-call-args' } });
+    const decision = h('p', { class: 'call-decision', dataset: { testid: 'tool-call-decision' } });
+    const item = h(
+      'li',
+      { class: 'call', dataset: { testid: 'tool-call', callId: event.callId, tool: event.tool, turnId: event.turnId } },
+      h('div', { class: 'call-head' }, status, h('span', { class: 'call-name' }, event.tool), server, duration),
+      args,
+      decision,
+    );
+    call = { item, status, duration, args, decision, server };
+    this.calls.set(event.callId, call);
+    this.list.prepend(item);
+    while (this.list.childElementCount > MAX_CALLS) {
+      const last = this.list.lastElementChild;
+      this.calls.delete(last?.dataset.callId ?? '');
+      last?.remove();
+    }
+    return call;
+  }
+}
+
+export class Confirmations {
+  /**
+   * @param {HTMLUListElement} list
+   * @param {(id: string, approve: boolean) => Promise<void>} answer
+   */
+  constructor(list, answer) {
+    this.list = list;
+    this.answer = answer;
+    /** @type {Map<string, HTMLElement>} */
+    this.items = new Map();
+    // Calls already decided: a GET /confirmations answer that left before the
+    // decision must not bring them back.
+    this.settled = new Set();
+  }
+
+  /** A PendingConfirmation from GET /confirmations, or a tool.confirmation_requested event. */
+  add(c) {
+    const id = c.id ?? c.callId;
+    if (this.items.has(id) || this.settled.has(id)) return;
+    const error = h('p', { class: 'confirm-error', role: 'alert', hidden: true });
+    const approve = h('button', { type: 'button', class: 'btn btn-primary', 'aria-label': `Approve ${c.tool}`, dataset: { testid: 'confirmation-approve' } }, 'Approve');
+    const deny = h('button', { type: 'button', class: 'btn btn-danger', 'aria-label': `Deny ${c.tool}`, dataset: { testid: 'confirmation-deny' } }, 'Deny');
+    const item = h(
+      'li',
+      { class: 'confirm', dataset: { testid: 'confirmation', callId: id, tool: c.tool } },
+      h('p', { class: 'confirm-title' }, h('strong', {}, c.tool), ' ', h('span', { class: `risk risk-${c.risk}` }, c.risk), c.server ? ` on ${c.server}` : ''),
+      h('code', { class: 'call-args', title: c.argsSummary }, c.argsSummary || '(no arguments)'),
+      h('p', { class: 'confirm-meta' }, `asked ${formatTime(c.askedAtMs ?? c.atMs)}`),
+      h('div', { class: 'confirm-actions' }, approve, deny),
+      error,
+    );
+    const respond = async (yes) => {
+      approve.disabled = deny.disabled = true;
+      error.hidden = true;
+      try {
+        await this.answer(id, yes);
+        this.remove(id);
+      } catch (e) {
+        if (e?.code === 'CONFIRMATION_UNKNOWN') return this.remove(id);
+        error.textContent = `Could not send the answer: ${e?.message ?? e}`;
+        error.hidden = false;
+        approve.disabled = deny.disabled = false;
+      }
+    };
+    approve.addEventListener('click', () => respond(true));
+    deny.addEventListener('click', () => respond(false));
+    this.items.set(id, item);
+    this.list.append(item);
+    this.#changed();
+  }
+
+  /** The ids shown now: pass them to `replace` with the answer of a GET /confirmations sent after. */
+  shown() {
+    return new Set(this.items.keys());
+  }
+
+  /**
+   * The list from GET /confirmations. Only calls shown before the request
+   * went out can be dropped for missing from it: one that an event added
+   * meanwhile may be newer than the answer.
+   */
+  replace(list, shownBefore) {
+    const ids = new Set(list.map((c) => c.id));
+    for (const id of shownBefore) if (!ids.has(id)) this.remove(id);
+    for (const c of list) this.add(c);
+  }
+
+  remove(id) {
+    this.settled.add(id);
+    this.items.get(id)?.remove();
+    this.items.delete(id);
+    this.#changed();
+  }
+
+  #changed() {
+    this.list.closest('section')?.classList.toggle('has-items', this.items.size > 0);
+  }
+}
