@@ -16,12 +16,18 @@ export class ToolCalls {
   /** @param {HTMLOListElement} list */
   constructor(list) {
     this.list = list;
-    /** @type {Map<string, { item: HTMLElement, status: HTMLElement, duration: HTMLElement, args: HTMLElement, decision: HTMLElement, server: HTMLElement }>} */
+    /** @type {Map<string, { item: HTMLElement, status: HTMLElement, duration: HTMLElement, args: HTMLElement, decision: HTMLElement, server: HTMLElement, serverName?: string }>} */
     this.calls = new Map();
+  }
+
+  /** The server of a call, once tool.started named it. */
+  serverOf(callId) {
+    return this.calls.get(callId)?.serverName;
   }
 
   started(event) {
     const call = this.#call(event);
+    call.serverName = event.server;
     call.server.textContent = event.server ? `on ${event.server}` : '';
     call.args.textContent = event.argsSummary || '(no arguments)';
     call.args.title = event.argsSummary;

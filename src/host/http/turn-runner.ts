@@ -20,9 +20,8 @@ export class TurnRunner {
   }
 
   /** Reserves the turn's id (so its events can be followed) and runs it. */
-  start(text: string): { turnId: string; done: Promise<TurnOutcome> } {
+  start(text: string, turnId: string = randomUUID()): { turnId: string; done: Promise<TurnOutcome> } {
     if (this.current) throw new AppError('TURN_IN_PROGRESS', 'a turn is already running: wait for it or POST /interrupt');
-    const turnId = randomUUID();
     const controller = new AbortController();
     this.current = { id: turnId, controller };
     const done = this.conversation

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { AppError } from '../../../errors/index.js';
 import type { TurnBody } from '../api-types.js';
@@ -25,15 +26,16 @@ export function actionRoutes(app: Hono, deps: ApiDeps): void {
       } satisfies TurnBody);
     }
     // The stream follows the turn's events from before it starts until turn.ended.
-    let turnId = '';
-    const body$ = eventStream(deps.events, undefined, {
+    if (deps.turns.activeTurnId) throw new AppError('TURN_IN_PROGRESS', 'a turn is already running: wait for it or POST /interrupt');
+    const turnId = randomUUID();
+    const stream = eventStream(deps.events, undefined, {
       replayCount: 0,
       heartbeatMs: deps.sse.heartbeatMs,
       filter: (event) => event.turnId === turnId,
       endAfter: (event) => event.type === 'turn.ended' && event.turnId === turnId,
     });
-    turnId = deps.turns.start(text).turnId;
-    return new Response(body$, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-turn-id': turnId } });
+    deps.turns.start(text, turnId);
+    return new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-turn-id': turnId } });
   });
 
   app.post('/interrupt', (c) => c.json({ interrupted: deps.turns.interrupt() }));
