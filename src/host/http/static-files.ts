@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 
-/** The page's files: served from the package, never from a CDN. */
-const FILES: Record<string, string> = {
-  'index.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'style.css': 'text/css; charset=utf-8',
+/** The page's files are served from the package, never from a CDN; only these kinds. */
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 /** web/ at the package root, from dist/src/host/http/ or src/host/http/ (tests). */
@@ -24,15 +24,21 @@ export interface StaticFile {
   type: string;
 }
 
-/** Reads the page's files once; a name outside the list is not served. */
+/**
+ * Reads the page's files once, by name: only the top level of the folder
+ * and only the kinds above, so a request can never reach anything else.
+ */
 export function loadStaticFiles(dir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
-  for (const [name, type] of Object.entries(FILES)) {
-    try {
-      files.set(name, { body: readFileSync(join(dir, name), 'utf8'), type });
-    } catch {
-      // A missing file answers 404; the API works without the page.
-    }
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return files; // No page installed: the API works without it.
+  }
+  for (const name of names) {
+    const type = TYPES[extname(name)];
+    if (type) files.set(name, { body: readFileSync(join(dir, name), 'utf8'), type });
   }
   return files;
 }

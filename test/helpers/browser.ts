@@ -1,0 +1,67 @@
+import { accessSync, constants } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/**
+ * Debian's Chromium (package `chromium`, installed by scripts/setup.sh from
+ * scripts/debian-packages.txt). Playwright's own browser download cannot run
+ * on these machines, so the system build is driven through playwright-core.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * As root in a container: no sandbox. Without the background-networking
+ * flags Chromium keeps trying to reach Google's hosts, which a closed network
+ * refuses many times a second.
+ */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export function chromiumMissingReason(): string | undefined {
+  try {
+    accessSync(CHROMIUM_PATH, constants.X_OK);
+    return undefined;
+  } catch {
+    return `no Chromium at ${CHROMIUM_PATH}: install Debian's chromium (scripts/setup.sh does) or set CHROMIUM_PATH`;
+  }
+}
+
+/** For `it.skipIf(!chromiumAvailable())`. */
+export function chromiumAvailable(): boolean {
+  return chromiumMissingReason() === undefined;
+}
+
+export interface LaunchedBrowser {
+  browser: Browser;
+  /** Closes the browser; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Launches headless Chromium. Playwright gives `launch()` a fresh temporary
+ * profile (user data dir) of its own and removes it on close, so runs share
+ * no cookies or local storage.
+ */
+export async function launchChromium(options: { timeoutMs?: number } = {}): Promise<LaunchedBrowser> {
+  const missing = chromiumMissingReason();
+  if (missing) throw new Error(missing);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: options.timeoutMs ?? 30_000,
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    browser,
+    close: () => (closing ??= browser.close().catch(() => undefined)),
+  };
+}
