@@ -54,6 +54,8 @@ function askForToken(message) {
 /** A 401 from any request or the event stream: forget the token, ask again. */
 function tokenRefused() {
   const hadToken = loadToken() !== null;
+  // Parallel requests all get the 401: the first one asks, with its message.
+  if (!hadToken && !el.tokenView.hidden) return;
   forgetToken();
   askForToken(hadToken ? 'The assistant did not accept that token. Print the current one with desktop-assistant token.' : undefined);
 }
@@ -108,7 +110,7 @@ async function refreshState() {
   header.state(state.state);
   voiceEnabled = Boolean(state.voice?.enabled);
   header.mode(state.mode, voiceEnabled);
-  el.partial.hidden = !voiceEnabled;
+  if (!voiceEnabled) showPartialTranscript('');
   inventory.providers(state.providers ?? []);
   inventory.servers(state.servers ?? []);
   inventory.tools(state.tools ?? []);
@@ -185,7 +187,9 @@ function handle(event) {
     case 'tool.ended':
       calls.ended(event);
       confirmations.remove(event.callId);
-      return latency.tool(event.tool, event.durationMs);
+      // Refused and cancelled calls never ran: their few milliseconds say nothing.
+      if (['ok', 'error', 'timeout'].includes(event.status)) latency.tool(event.tool, event.durationMs);
+      return undefined;
     case 'server.state':
       inventory.serverState(event);
       return refreshStateSoon();
@@ -200,12 +204,12 @@ function handle(event) {
 }
 
 /**
- * Partial transcripts while the user speaks. The voice issues' events call
- * this; until then the element stays hidden in text mode.
+ * Partial transcripts while the user speaks: the voice issues' events call
+ * this with the words so far, and with '' when the utterance ends.
  */
 function showPartialTranscript(text) {
   el.partial.textContent = text;
-  el.partial.hidden = !voiceEnabled && !text;
+  el.partial.hidden = !text;
 }
 
 // ---- Sending ---------------------------------------------------------------

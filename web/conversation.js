@@ -13,7 +13,7 @@ export class Conversation {
   /** @param {HTMLOListElement} list */
   constructor(list) {
     this.list = list;
-    /** @type {Map<string, { assistant: HTMLElement, text: HTMLElement, meta: HTMLElement, notes: HTMLElement, sentences: string[], ended: boolean }>} */
+    /** @type {Map<string, { assistant: HTMLElement, text: HTMLElement, meta: HTMLElement, notes: HTMLElement, segments: { note: boolean, text: string }[], ended: boolean, errored: boolean }>} */
     this.turns = new Map();
   }
 
@@ -24,35 +24,40 @@ export class Conversation {
   }
 
   sentence(event) {
-    const turn = this.#turn(event.turnId);
-    if (turn.ended) return;
-    turn.sentences.push(event.text);
-    this.#update(() => {
-      turn.text.textContent = turn.sentences.join(' ');
-    });
+    this.#segment(event.turnId, { note: false, text: event.text });
   }
 
+  /** What the assistant says before a tool runs ("Let me check the calendar"). */
   announcement(event) {
-    const turn = this.#turn(event.turnId);
-    this.#update(() => {
-      turn.notes.append(h('p', { class: 'msg-note' }, event.text));
-    });
+    this.#segment(event.turnId, { note: true, text: event.text });
+  }
+
+  #segment(turnId, segment) {
+    const turn = this.#turn(turnId);
+    if (turn.ended) return;
+    turn.segments.push(segment);
+    this.#update(() => turn.text.replaceChildren(...render(turn.segments)));
   }
 
   ended(event) {
     const turn = this.#turn(event.turnId);
     turn.ended = true;
     this.#update(() => {
-      const reply = event.reply || turn.sentences.join(' ');
-      turn.text.textContent = reply || (event.status === 'ok' ? '(no reply)' : '');
+      // The reply replaces what the sentences built; the announcements stay above it.
+      const said = turn.segments.filter((x) => !x.note).map((x) => x.text).join(' ');
+      turn.notes.replaceChildren(...turn.segments.filter((x) => x.note).map((x) => h('p', { class: 'msg-note' }, x.text)));
+      turn.text.textContent = event.reply || said;
       turn.assistant.dataset.status = event.status;
       const status = STATUS_LABELS[event.status];
-      turn.meta.textContent = ['Assistant', status, formatMs(event.durationMs)].filter(Boolean).join(' · ');
+      const took = typeof event.durationMs === 'number' ? formatMs(event.durationMs) : '';
+      turn.meta.textContent = ['Assistant', status, took].filter(Boolean).join(' · ');
     });
   }
 
   /** An `error` event, or a failed request of the page's own. */
   error({ code, message, turnId, recoverable }) {
+    const turn = turnId ? this.turns.get(turnId) : undefined;
+    if (turn) turn.errored = true;
     this.#update(() => {
       this.list.append(
         h(
@@ -76,8 +81,9 @@ export class Conversation {
       this.#addAssistant(body.turnId);
     }
     const turn = this.#turn(body.turnId);
-    if (!turn.ended) this.ended({ turnId: body.turnId, reply: body.reply, status: body.status });
-    if (body.error) this.error({ ...body.error, turnId: body.turnId });
+    if (turn.ended) return;
+    this.ended({ turnId: body.turnId, reply: body.reply, status: body.status });
+    if (body.error && !turn.errored) this.error({ ...body.error, turnId: body.turnId });
   }
 
   #turn(turnId) {
@@ -105,7 +111,7 @@ export class Conversation {
     const notes = h('div', { class: 'msg-notes' });
     const text = h('p', { class: 'msg-text', dataset: { testid: 'message-text' } });
     const assistant = h('li', { class: 'msg msg-assistant', dataset: { testid: 'message-assistant', turnId, status: 'pending' } }, meta, notes, text);
-    this.turns.set(turnId, { assistant, text, meta, notes, sentences: [], ended: false });
+    this.turns.set(turnId, { assistant, text, meta, notes, segments: [], ended: false, errored: false });
     this.#update(() => this.list.append(assistant));
     this.#trim();
   }
@@ -122,4 +128,24 @@ export class Conversation {
       if (turnId && first?.dataset.testid === 'message-assistant') this.turns.delete(turnId);
     }
   }
+}
+
+/** Sentences run together as one paragraph; announcements break it, in order. */
+function render(segments) {
+  const nodes = [];
+  let run = [];
+  const flush = () => {
+    if (run.length > 0) nodes.push(h('span', { class: 'msg-said' }, run.join(' ')));
+    run = [];
+  };
+  for (const segment of segments) {
+    if (!segment.note) {
+      run.push(segment.text);
+      continue;
+    }
+    flush();
+    nodes.push(h('span', { class: 'msg-note' }, segment.text));
+  }
+  flush();
+  return nodes;
 }

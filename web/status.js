@@ -35,11 +35,19 @@ export class Header {
 
   /** @param {'connecting' | 'live' | 'reconnecting' | 'stopped'} status */
   connection(status, detail = {}) {
+    clearInterval(this.countdown);
     this.connectionEl.dataset.status = status;
-    let text = CONNECTION_LABELS[status] ?? status;
-    if (status === 'reconnecting' && detail.retryInMs !== undefined) text = `Reconnecting in ${Math.max(1, Math.round(detail.retryInMs / 1000))} s`;
-    this.connectionEl.textContent = text;
+    this.connectionEl.textContent = CONNECTION_LABELS[status] ?? status;
     this.connectionEl.title = detail.reason ? `Last drop: ${detail.reason}` : '';
+    if (status === 'reconnecting' && detail.retryInMs !== undefined) {
+      const until = Date.now() + detail.retryInMs;
+      const tick = () => {
+        const s = Math.ceil((until - Date.now()) / 1000);
+        this.connectionEl.textContent = s > 0 ? `Reconnecting in ${s} s` : 'Reconnecting…';
+      };
+      tick();
+      this.countdown = setInterval(tick, 1000);
+    }
   }
 }
 
@@ -63,6 +71,7 @@ export class Latency {
   tool(name, durationMs) {
     set(this.toolEl, durationMs);
     this.toolNameEl.textContent = name;
+    this.toolNameEl.title = name;
   }
 
   /** `latency` from GET /state: p50 and p95 per stage, when the server sends them. */
@@ -98,29 +107,39 @@ export class Inventory {
   /** A server.state event: updated in place until the next GET /state. */
   serverState(event) {
     const existing = this.serversEl.querySelector(`[data-server="${CSS.escape(event.server)}"]`);
-    const item = this.#server({ name: event.server, state: event.state, error: event.detail, toolCount: undefined });
-    if (existing) {
-      const count = existing.querySelector('.count');
-      if (count) item.querySelector('.count')?.replaceWith(count);
-      existing.replaceWith(item);
-    } else this.serversEl.append(item);
+    if (!existing) return this.serversEl.append(this.#server({ name: event.server, state: event.state, error: event.detail }));
+    existing.dataset.state = event.state;
+    const pill = existing.querySelector('.pill');
+    pill.className = `pill state-${event.state}`;
+    pill.textContent = event.state;
+    existing.querySelector('.row-detail')?.remove();
+    if (event.detail) existing.append(h('p', { class: 'row-detail' }, event.detail));
   }
 
   #server(s) {
     return h(
       'li',
       { class: 'row', dataset: { testid: 'server', server: s.name, state: s.state } },
-      h('span', { class: 'name' }, s.name),
-      h('span', { class: `pill state-${s.state}` }, s.state),
+      h('span', { class: 'name', title: s.commandLine }, s.name),
       h('span', { class: 'muted count' }, s.toolCount === undefined ? '' : `${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}`),
+      h('span', { class: `pill state-${s.state}` }, s.state),
       s.error ? h('p', { class: 'row-detail' }, s.error) : null,
     );
   }
 
+  /** Grouped by server, each group sorted by name. */
   tools(tools) {
-    this.toolCountEl.textContent = String(tools.length);
-    const sorted = [...tools].sort((a, b) => a.name.localeCompare(b.name));
-    this.toolsEl.replaceChildren(...sorted.map((t) => this.#tool(t)));
+    this.toolCountEl.textContent = `(${tools.length})`;
+    const byServer = new Map();
+    for (const t of [...tools].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!byServer.has(t.server)) byServer.set(t.server, []);
+      byServer.get(t.server).push(t);
+    }
+    this.toolsEl.replaceChildren(
+      ...[...byServer].map(([server, list]) =>
+        h('li', { class: 'tool-group', dataset: { server } }, h('p', { class: 'group-name' }, `on ${server}`), h('ul', { class: 'rows' }, ...list.map((t) => this.#tool(t)))),
+      ),
+    );
   }
 
   #tool(t) {
@@ -137,12 +156,12 @@ export class Inventory {
     });
     return h(
       'li',
-      { class: 'row', dataset: { testid: 'tool', tool: t.name, status: t.status }, title: t.description },
+      { class: 'row', dataset: { testid: 'tool', tool: t.name, server: t.server, status: t.status }, title: `${t.name}: ${t.description}` },
       h('span', { class: 'name' }, t.name),
+      h('span', { class: 'muted' }, t.status === 'ready' ? t.decision : t.status),
       h('span', { class: `risk risk-${t.risk}` }, t.risk),
-      h('span', { class: 'muted' }, `${t.server} · ${t.decision}${t.status === 'ready' ? '' : ` · ${t.status}`}`),
       t.quarantined && t.changes?.length ? h('p', { class: 'row-detail' }, `Changed: ${t.changes.join('; ')}`) : null,
-      approve,
+      approve ? h('p', { class: 'row-detail' }, approve) : null,
     );
   }
 
@@ -153,6 +172,7 @@ export class Inventory {
           'li',
           { class: 'row', dataset: { testid: 'provider', provider: p.name, health: p.health }, title: p.detail },
           h('span', { class: 'name' }, p.name),
+          h('span', {}),
           h('span', { class: `pill health-${p.health}` }, p.health),
           p.detail && p.health === 'error' ? h('p', { class: 'row-detail' }, p.detail) : null,
         ),

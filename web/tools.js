@@ -16,7 +16,7 @@ export class ToolCalls {
   /** @param {HTMLOListElement} list */
   constructor(list) {
     this.list = list;
-    /** @type {Map<string, { item: HTMLElement, status: HTMLElement, duration: HTMLElement, args: HTMLElement, decision: HTMLElement, server: HTMLElement, serverName?: string }>} */
+    /** @type {Map<string, { item: HTMLElement, status: HTMLElement, duration: HTMLElement, args: HTMLElement, decision: HTMLElement, server: HTMLElement, output: HTMLElement, serverName?: string, risk?: string }>} */
     this.calls = new Map();
   }
 
@@ -43,6 +43,7 @@ export class ToolCalls {
 
   decision(event) {
     const call = this.#call(event);
+    call.risk = event.risk;
     call.decision.textContent = `${event.risk} · ${(WHO[event.decidedBy] ?? (() => event.decidedBy))(event.approved)}`;
     call.decision.dataset.decidedBy = event.decidedBy;
     call.decision.dataset.approved = String(event.approved);
@@ -52,8 +53,12 @@ export class ToolCalls {
   ended(event) {
     const call = this.#call(event);
     this.#status(call, event.status);
-    const output = event.outputChars > 0 ? ` · ${event.outputChars} chars${event.truncated ? ' (cut)' : ''}` : '';
-    call.duration.textContent = `${formatMs(event.durationMs)}${output}`;
+    call.duration.textContent = formatMs(event.durationMs);
+    call.output.textContent = event.outputChars > 0 ? `${event.outputChars} chars${event.truncated ? ', cut' : ''}` : '';
+    // The router reports a turn cancelled during the question as "not approved by the user".
+    if (event.status === 'cancelled' && call.decision.dataset.decidedBy === 'user' && call.decision.dataset.approved === 'false') {
+      call.decision.textContent = `${call.risk ?? ''} · cancelled with the turn`.replace(/^ · /, '');
+    }
   }
 
   #status(call, status) {
@@ -69,15 +74,16 @@ export class ToolCalls {
     const server = h('span', { class: 'call-server' });
     const duration = h('span', { class: 'call-duration', dataset: { testid: 'tool-call-duration' } });
     const args = h('code', { class: 'call-args', dataset: { testid: 'tool-call-args' } });
-    const decision = h('p', { class: 'call-decision', dataset: { testid: 'tool-call-decision' } });
+    const decision = h('span', { class: 'call-decision', dataset: { testid: 'tool-call-decision' } });
+    const output = h('span', { class: 'call-output' });
     const item = h(
       'li',
       { class: 'call', dataset: { testid: 'tool-call', callId: event.callId, tool: event.tool, turnId: event.turnId } },
-      h('div', { class: 'call-head' }, status, h('span', { class: 'call-name' }, event.tool), server, duration),
+      h('div', { class: 'call-head' }, status, h('span', { class: 'call-name', title: event.tool }, event.tool), duration),
       args,
-      decision,
+      h('p', { class: 'call-meta' }, server, decision, output),
     );
-    call = { item, status, duration, args, decision, server };
+    call = { item, status, duration, args, decision, server, output };
     this.calls.set(event.callId, call);
     this.list.prepend(item);
     while (this.list.childElementCount > MAX_CALLS) {

@@ -13,8 +13,27 @@ export interface SseOptions {
 
 const encoder = new TextEncoder();
 
+/**
+ * Bytes queued for one client beyond which it counts as stuck: its stream is
+ * closed, and it comes back with Last-Event-ID. Without a bound, a client
+ * that stops reading would hold every event since, for as long as it lives.
+ */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
 export function formatSse(event: StreamedEvent): string {
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Each event is formatted once, however many clients follow it. */
+const encoded = new WeakMap<StreamedEvent, Uint8Array>();
+
+function encodedEvent(event: StreamedEvent): Uint8Array {
+  let bytes = encoded.get(event);
+  if (!bytes) {
+    bytes = encoder.encode(formatSse(event));
+    encoded.set(event, bytes);
+  }
+  return bytes;
 }
 
 /**
@@ -27,8 +46,10 @@ export function eventStream(log: EventLog, lastEventId: string | undefined, opti
   return new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
-      const send = (text: string): void => {
-        if (open) controller.enqueue(encoder.encode(text));
+      const send = (bytes: Uint8Array): void => {
+        if (!open) return;
+        controller.enqueue(bytes);
+        if ((controller.desiredSize ?? 0) < 0) close();
       };
       const close = (): void => {
         if (!open) return;
@@ -38,15 +59,16 @@ export function eventStream(log: EventLog, lastEventId: string | undefined, opti
       };
       const deliver = (event: StreamedEvent): void => {
         if (options.filter && !options.filter(event)) return;
-        send(formatSse(event));
+        send(encodedEvent(event));
         if (options.endAfter?.(event)) close();
       };
       const lastSeq = lastEventId !== undefined && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined;
-      send(': connected\n\n');
+      send(encoder.encode(': connected\n\n'));
       for (const event of log.replay(lastSeq, options.replayCount)) deliver(event);
       if (!open) return;
       const unfollow = log.follow(deliver);
-      const heartbeat = setInterval(() => send(': ping\n\n'), options.heartbeatMs);
+      const ping = encoder.encode(': ping\n\n');
+      const heartbeat = setInterval(() => send(ping), options.heartbeatMs);
       heartbeat.unref();
       cleanup = () => {
         open = false;
@@ -57,5 +79,5 @@ export function eventStream(log: EventLog, lastEventId: string | undefined, opti
     cancel() {
       cleanup();
     },
-  });
+  }, new ByteLengthQueuingStrategy({ highWaterMark: MAX_QUEUED_BYTES }));
 }

@@ -169,3 +169,25 @@ describe('GET /events', () => {
     expect(f.deps.bus.listenerCount).toBeLessThan(10);
   });
 });
+
+describe('a client that stops reading', () => {
+  it('is dropped once 4 MiB wait for it, and gets what was queued before the end', async () => {
+    const response = await f.call('/events');
+    const before = f.deps.events.followerCount;
+    expect(before).toBeGreaterThan(0);
+    const message = 'x'.repeat(1000);
+    for (let i = 0; i < 6000 && f.deps.events.followerCount === before; i++) {
+      f.deps.bus.emit({ type: 'error', stage: 'test', code: 'NOISE', message, recoverable: true, atMs: i });
+    }
+    expect(f.deps.events.followerCount).toBe(before - 1);
+    const reader = response.body!.getReader();
+    let bytes = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+    }
+    expect(bytes).toBeGreaterThan(4 * 1024 * 1024);
+    expect(bytes).toBeLessThan(5 * 1024 * 1024);
+  });
+});
