@@ -101,13 +101,19 @@ async function start() {
 async function refresh() {
   const results = await Promise.allSettled([refreshState(), refreshConfirmations()]);
   const failed = results.find((r) => r.status === 'rejected');
-  if (failed && failed.reason?.status !== 401) showTurnError(`Could not read the assistant's state: ${failed.reason?.message ?? failed.reason}`);
+  if (failed && failed.reason?.status !== 401) showTurnError(`Could not read the assistant's state: ${failed.reason?.message ?? failed.reason}`, 'state');
+  else if (!failed && el.turnError.dataset.kind === 'state') showTurnError('');
   return !failed;
 }
 
+// Counts state.changed events, so that a GET /state answer older than the
+// last of them does not put back a state that has already moved on.
+let stateChanges = 0;
+
 async function refreshState() {
+  const changesBefore = stateChanges;
   const state = await api.state();
-  header.state(state.state);
+  if (stateChanges === changesBefore) header.state(state.state);
   voiceEnabled = Boolean(state.voice?.enabled);
   header.mode(state.mode, voiceEnabled);
   if (!voiceEnabled) showPartialTranscript('');
@@ -164,6 +170,7 @@ function handleMessage(message) {
 function handle(event) {
   switch (event.type) {
     case 'state.changed':
+      stateChanges += 1;
       return header.state(event.state);
     case 'turn.started':
       return conversation.started(event);
@@ -175,18 +182,20 @@ function handle(event) {
       return latency.firstToken(event.latencyMs);
     case 'turn.ended':
       conversation.ended(event);
-      return latency.turn(event.durationMs);
+      latency.turn(event.durationMs);
+      // The model's health and the per-stage figures in /state move with each turn.
+      return refreshStateSoon();
     case 'tool.started':
       return calls.started(event);
     case 'tool.confirmation_requested':
       calls.confirmationRequested(event);
-      return confirmations.add({ ...event, id: event.callId, server: calls.serverOf(event.callId) });
+      return confirmations.add({ ...event, id: event.callId, server: calls.serverOf(event.turnId, event.callId) });
     case 'tool.decision':
       calls.decision(event);
-      return confirmations.remove(event.callId);
+      return confirmations.remove(event.turnId, event.callId);
     case 'tool.ended':
       calls.ended(event);
-      confirmations.remove(event.callId);
+      confirmations.remove(event.turnId, event.callId);
       // Refused and cancelled calls never ran: their few milliseconds say nothing.
       if (['ok', 'error', 'timeout'].includes(event.status)) latency.tool(event.tool, event.durationMs);
       return undefined;
@@ -214,9 +223,10 @@ function showPartialTranscript(text) {
 
 // ---- Sending ---------------------------------------------------------------
 
-function showTurnError(message) {
+function showTurnError(message, kind = 'turn') {
   el.turnError.textContent = message;
   el.turnError.hidden = !message;
+  el.turnError.dataset.kind = kind;
 }
 
 el.turnForm.addEventListener('submit', async (e) => {

@@ -171,7 +171,7 @@ export class Inventory {
         h(
           'li',
           { class: 'row', dataset: { testid: 'provider', provider: p.name, health: p.health }, title: p.detail },
-          h('span', { class: 'name' }, p.name),
+          h('span', { class: 'name', title: p.name }, p.name),
           h('span', {}),
           h('span', { class: `pill health-${p.health}` }, p.health),
           p.detail && p.health === 'error' ? h('p', { class: 'row-detail' }, p.detail) : null,

@@ -5,6 +5,9 @@ import { formatMs, formatTime, h } from './dom.js';
 // The newest calls are what matter; older ones are in GET /audit.
 const MAX_CALLS = 100;
 
+// Call ids come from the model and need not be unique across turns.
+const keyOf = (turnId, callId) => `${turnId ?? ''} ${callId}`;
+
 const WHO = {
   policy: (approved) => (approved ? 'allowed by policy' : 'denied by policy'),
   user: (approved) => (approved ? 'approved by the user' : 'denied by the user'),
@@ -21,8 +24,8 @@ export class ToolCalls {
   }
 
   /** The server of a call, once tool.started named it. */
-  serverOf(callId) {
-    return this.calls.get(callId)?.serverName;
+  serverOf(turnId, callId) {
+    return this.calls.get(keyOf(turnId, callId))?.serverName;
   }
 
   started(event) {
@@ -67,7 +70,8 @@ export class ToolCalls {
   }
 
   #call(event) {
-    let call = this.calls.get(event.callId);
+    const key = keyOf(event.turnId, event.callId);
+    let call = this.calls.get(key);
     if (call) return call;
     // Any of the tool.* events can come first: an unknown tool has only tool.ended.
     const status = h('span', { class: 'pill', dataset: { testid: 'tool-call-status' } }, '');
@@ -84,11 +88,11 @@ export class ToolCalls {
       h('p', { class: 'call-meta' }, server, decision, output),
     );
     call = { item, status, duration, args, decision, server, output };
-    this.calls.set(event.callId, call);
+    this.calls.set(key, call);
     this.list.prepend(item);
     while (this.list.childElementCount > MAX_CALLS) {
       const last = this.list.lastElementChild;
-      this.calls.delete(last?.dataset.callId ?? '');
+      this.calls.delete(keyOf(last?.dataset.turnId, last?.dataset.callId));
       last?.remove();
     }
     return call;
@@ -113,7 +117,8 @@ export class Confirmations {
   /** A PendingConfirmation from GET /confirmations, or a tool.confirmation_requested event. */
   add(c) {
     const id = c.id ?? c.callId;
-    if (this.items.has(id) || this.settled.has(id)) return;
+    const key = keyOf(c.turnId, id);
+    if (this.items.has(key) || this.settled.has(key)) return;
     const error = h('p', { class: 'confirm-error', role: 'alert', hidden: true });
     const approve = h('button', { type: 'button', class: 'btn btn-primary', 'aria-label': `Approve ${c.tool}`, dataset: { testid: 'confirmation-approve' } }, 'Approve');
     const deny = h('button', { type: 'button', class: 'btn btn-danger', 'aria-label': `Deny ${c.tool}`, dataset: { testid: 'confirmation-deny' } }, 'Deny');
@@ -131,9 +136,10 @@ export class Confirmations {
       error.hidden = true;
       try {
         await this.answer(id, yes);
-        this.remove(id);
+        this.remove(c.turnId, id);
       } catch (e) {
-        if (e?.code === 'CONFIRMATION_UNKNOWN') return this.remove(id);
+        // Answered elsewhere, timed out, or its turn was stopped meanwhile.
+        if (e?.code === 'CONFIRMATION_UNKNOWN') return this.remove(c.turnId, id);
         error.textContent = `Could not send the answer: ${e?.message ?? e}`;
         error.hidden = false;
         approve.disabled = deny.disabled = false;
@@ -141,7 +147,7 @@ export class Confirmations {
     };
     approve.addEventListener('click', () => respond(true));
     deny.addEventListener('click', () => respond(false));
-    this.items.set(id, item);
+    this.items.set(key, item);
     this.list.append(item);
     this.#changed();
   }
@@ -157,15 +163,19 @@ export class Confirmations {
    * meanwhile may be newer than the answer.
    */
   replace(list, shownBefore) {
-    const ids = new Set(list.map((c) => c.id));
-    for (const id of shownBefore) if (!ids.has(id)) this.remove(id);
+    const keys = new Set(list.map((c) => keyOf(c.turnId, c.id)));
+    for (const key of shownBefore) if (!keys.has(key)) this.#drop(key);
     for (const c of list) this.add(c);
   }
 
-  remove(id) {
-    this.settled.add(id);
-    this.items.get(id)?.remove();
-    this.items.delete(id);
+  remove(turnId, id) {
+    this.#drop(keyOf(turnId, id));
+  }
+
+  #drop(key) {
+    this.settled.add(key);
+    this.items.get(key)?.remove();
+    this.items.delete(key);
     this.#changed();
   }
 
