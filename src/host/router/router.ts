@@ -183,7 +183,8 @@ export class ToolRouter {
     const limit = Math.min(this.options.config.router.max_output_chars, turn.budget.remainingOutputChars());
     const output = handleOutput(raw, limit);
     turn.budget.spend(runMs, output.text.length);
-    return finish(tool, verdict, toolError ? 'error' : 'ok', output.text, { truncated: output.truncated, detail: toolError ? clip(output.text, 200) : undefined });
+    // The run's own time: a confirmation's wait is the user's, not the tool's.
+    return finish(tool, verdict, toolError ? 'error' : 'ok', output.text, { durationMs: runMs, truncated: output.truncated, detail: toolError ? clip(output.text, 200) : undefined });
   }
 
   private async decide(
