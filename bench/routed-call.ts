@@ -12,7 +12,7 @@ import { noConfirmationChannel, ToolRouter } from '../src/host/router/index.js';
 import { startHost, type Host } from '../src/host/runtime.js';
 import { SqliteAuditLog, SqlitePinStore, summarizeArguments, type AuditLog, type AuditRecord } from '../src/host/store/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { elapsedMs, mean, now, p50, p95, round, timeMs } from './stats.js';
+import { distribution, elapsedMs, now, p50, p95, round, timeMs } from './stats.js';
 
 const CALLS = 500;
 /** Discarded rounds: the JIT, ajv's schema compile, the page cache and the first-call paths settle. */
@@ -93,20 +93,12 @@ async function runRoutedCall(options: BenchmarkRunOptions = {}): Promise<Figures
       calls: CALLS,
       warmup_calls: WARMUP_CALLS,
       host_start_ms: round(hostStartMs),
-      routed_p50_ms: round(p50(routed)),
-      routed_p95_ms: round(p95(routed)),
-      routed_mean_ms: round(mean(routed)),
-      hub_p50_ms: round(p50(hub)),
-      hub_p95_ms: round(p95(hub)),
-      direct_p50_ms: round(p50(direct)),
-      direct_p95_ms: round(p95(direct)),
-      direct_mean_ms: round(mean(direct)),
-      router_only_p50_ms: round(p50(routerOnly)),
-      router_only_p95_ms: round(p95(routerOnly)),
-      router_no_audit_p50_ms: round(p50(routerNoAudit)),
-      router_no_audit_p95_ms: round(p95(routerNoAudit)),
-      audit_insert_p50_ms: round(p50(audit)),
-      audit_insert_p95_ms: round(p95(audit)),
+      ...distribution('routed', routed, true),
+      ...distribution('hub', hub),
+      ...distribution('direct', direct, true),
+      ...distribution('router_only', routerOnly),
+      ...distribution('router_no_audit', routerNoAudit),
+      ...distribution('audit_insert', audit),
       router_overhead_p50_ms: round(p50(routed) - p50(hub)),
       hub_overhead_p50_ms: round(p50(hub) - p50(direct)),
       hub_ratio_p50: round(p50(hub) / p50(direct), 2),

@@ -50,3 +50,12 @@ export function round(value: number, digits = 3): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
 }
+
+/** `{name}_p50_ms`, `{name}_p95_ms` (and `{name}_mean_ms` when asked): the figures of one arm. */
+export function distribution(name: string, samples: readonly number[], withMean = false): Record<string, number> {
+  return {
+    [`${name}_p50_ms`]: round(p50(samples)),
+    [`${name}_p95_ms`]: round(p95(samples)),
+    ...(withMean ? { [`${name}_mean_ms`]: round(mean(samples)) } : {}),
+  };
+}

@@ -8,7 +8,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../src/errors/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { elapsedMs, mean, now, p50, p95, round, timeMs } from './stats.js';
+import { distribution, elapsedMs, now, p50, p95, round, timeMs } from './stats.js';
 
 const CALLS = 500;
 /** Discarded calls that let the JIT, the page cache and the server's first-call paths settle. */
@@ -106,14 +106,9 @@ async function runToolCall(options: BenchmarkRunOptions = {}): Promise<Figures> 
       calls: CALLS,
       warmup_calls: WARMUP_CALLS,
       server_start_ms: round(serverStartMs),
-      mcp_p50_ms: round(p50(mcpMs)),
-      mcp_p95_ms: round(p95(mcpMs)),
-      mcp_mean_ms: round(mean(mcpMs)),
-      direct_p50_ms: round(p50(directMs)),
-      direct_p95_ms: round(p95(directMs)),
-      direct_mean_ms: round(mean(directMs)),
-      ping_p50_ms: round(p50(pingMs)),
-      ping_p95_ms: round(p95(pingMs)),
+      ...distribution('mcp', mcpMs, true),
+      ...distribution('direct', directMs, true),
+      ...distribution('ping', pingMs),
       overhead_p50_ms: round(p50(mcpMs) - p50(directMs)),
       ratio_p50: round(p50(mcpMs) / p50(directMs), 2),
       ratio_p95: round(p95(mcpMs) / p95(directMs), 2),
