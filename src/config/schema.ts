@@ -61,6 +61,46 @@ const mcpServerSchema = z.strictObject({
   timeout: z.number().positive().max(3600).default(60),
 });
 
+/** `[adapters.<name>]`: the project's own tool servers beyond the tool files. */
+const adaptersSchema = z.strictObject({
+  shell_readonly: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Working directories and path arguments must resolve (after symlinks) inside these. */
+      allowed_dirs: z.array(z.string().min(1)).default(['~']),
+      /** Seconds a command may run. */
+      timeout: z.number().positive().max(600).default(10),
+      max_output_chars: z.int().min(100).default(20000),
+    })
+    .prefault({}),
+  openinterpreter: z
+    .strictObject({
+      /** Off unless turned on here or with OWNER_OPENINTERPRETER_ENABLED=1. */
+      enabled: z.boolean().default(false),
+      /** The Open Interpreter CLI: not installed by this project. */
+      command: z.string().min(1).default('interpreter'),
+      /** Its arguments; `{task}` is replaced by the task, else the task goes last. */
+      args: z.array(z.string()).default(['--auto_run', '{task}']),
+      /** Where tasks run unless the call names a folder inside it. */
+      cwd: z.string().default('~'),
+      timeout: z.number().positive().max(3600).default(300),
+      max_output_chars: z.int().min(100).default(20000),
+    })
+    .prefault({}),
+  browser: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Debian's Chromium, driven by playwright-core. */
+      chromium: z.string().min(1).default('/usr/bin/chromium'),
+      /** Seconds per tool call, navigation included. */
+      timeout: z.number().positive().max(300).default(20),
+      /** Navigations (redirects included) per call. */
+      max_navigations: z.int().min(1).max(50).default(5),
+      max_output_chars: z.int().min(100).default(20000),
+    })
+    .prefault({}),
+});
+
 const routerSchema = z.strictObject({
   /** Off: no tool is offered or run (OWNER_TOOL_ROUTER_ENABLED=0 too). */
   enabled: z.boolean().default(true),
@@ -115,6 +155,7 @@ export const configSchema = z.strictObject({
     )
     .default({}),
   router: routerSchema.prefault({}),
+  adapters: adaptersSchema.prefault({}),
   /** The HTTP API and web page: loopback only. */
   http: z
     .strictObject({
@@ -134,6 +175,7 @@ export function voiceLanguages(config: Config): Record<string, VoiceConfig> {
 
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 export type RouterConfig = z.infer<typeof routerSchema>;
+export type AdaptersConfig = z.infer<typeof adaptersSchema>;
 
 export type Config = z.infer<typeof configSchema>;
 

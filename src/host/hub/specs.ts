@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expandHome, type McpServerConfig } from '../../config/index.js';
+import { expandHome, type AdaptersConfig, type McpServerConfig } from '../../config/index.js';
 import type { ServerSpec } from './types.js';
 
 /** The built-in tools server's name: `[mcp.tools]` cannot take it. */
@@ -32,6 +32,39 @@ export function builtinToolsServerSpec(configDir: string): ServerSpec {
     builtin: true,
     callTimeoutMs: TOOLS_SERVER_CALL_TIMEOUT_MS,
   };
+}
+
+/** A compiled built-in server of mcp-servers/<folder>/main.js, found as the tools server is. */
+export function builtinServerPath(folder: string): string {
+  const compiled = fileURLToPath(new URL(`../../../mcp-servers/${folder}/main.js`, import.meta.url));
+  if (existsSync(compiled)) return compiled;
+  return fileURLToPath(new URL(`../../../dist/mcp-servers/${folder}/main.js`, import.meta.url));
+}
+
+/**
+ * The enabled adapters: shell-readonly, open-interpreter (off unless
+ * `[adapters.openinterpreter] enabled` or OWNER_OPENINTERPRETER_ENABLED=1;
+ * =0 turns it off whatever the config says), browser.
+ */
+export function builtinAdapterSpecs(adapters: AdaptersConfig, configDir: string, env: NodeJS.ProcessEnv): ServerSpec[] {
+  const interpreterSwitch = env.OWNER_OPENINTERPRETER_ENABLED;
+  const interpreterOn = interpreterSwitch === '1' || (interpreterSwitch !== '0' && adapters.openinterpreter.enabled);
+  const wanted: [string, boolean, number][] = [
+    ['shell-readonly', adapters.shell_readonly.enabled, adapters.shell_readonly.timeout],
+    ['open-interpreter', interpreterOn, adapters.openinterpreter.timeout],
+    ['browser', adapters.browser.enabled, adapters.browser.timeout],
+  ];
+  return wanted
+    .filter(([, enabled]) => enabled)
+    .map(([name, , timeoutSeconds]) => ({
+      name,
+      command: process.execPath,
+      args: [builtinServerPath(name), '--config-dir', configDir],
+      trusted: true,
+      builtin: true,
+      // The server enforces its own limit; this one only catches a server that stops answering.
+      callTimeoutMs: Math.round(timeoutSeconds * 1000) + 10_000,
+    }));
 }
 
 /** The enabled `[mcp.<name>]` servers, by name; `~/` in command and cwd means home. */
