@@ -47,7 +47,7 @@ export interface ToolSummary {
   risk: Risk;
   riskSource: string;
   decision: Decision;
-  status: 'ready' | 'unavailable' | 'quarantined';
+  status: 'ready' | 'unavailable' | 'quarantined' | 'unsupported';
   quarantined: boolean;
   changes: string[];
 }

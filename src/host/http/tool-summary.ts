@@ -10,7 +10,7 @@ export function toolSummary(tool: RoutedTool): ToolSummary {
     risk: tool.risk,
     riskSource: tool.riskSource,
     decision: tool.decision,
-    status: tool.quarantined ? 'quarantined' : tool.available ? 'ready' : 'unavailable',
+    status: tool.unsupported ? 'unsupported' : tool.quarantined ? 'quarantined' : tool.available ? 'ready' : 'unavailable',
     quarantined: tool.quarantined,
     changes: tool.changes,
   };

@@ -2,6 +2,7 @@ import type { Config } from '../../config/index.js';
 import type { Decision, Risk } from '../../events/index.js';
 import type { HubTool, ServerStatus } from '../hub/index.js';
 import type { PinGuard } from './pin-guard.js';
+import { guiControlReason } from './computer-control.js';
 import { policyDecision } from './policy.js';
 import { isRisk, resolveRisk, type RiskSource } from './risk.js';
 
@@ -25,6 +26,8 @@ export interface RoutedTool {
   /** Its definition changed since it was approved: not offered, calls refused. */
   quarantined: boolean;
   changes: string[];
+  /** Why it cannot be used at all in this version (GUI control), if so: never offered, calls refused. */
+  unsupported?: string;
   /** Its server is ready (a restarting server's tools answer "temporarily unavailable"). */
   available: boolean;
   announce: Record<string, string[]>;
@@ -58,6 +61,7 @@ export function buildCatalog(tools: HubTool[], servers: ServerStatus[], config: 
       riskSource: source,
       decision: policyDecision(tool.name, risk, config.router),
       quarantined: pin.state === 'changed',
+      unsupported: guiControlReason(tool.serverToolName),
       changes: pin.state === 'changed' ? pin.changes : [],
       available: server?.state === 'ready',
       announce: builtin ? announcementsOf(meta[META_ANNOUNCE]) : {},

@@ -13,3 +13,4 @@ export { resolveRisk, riskFromAnnotations, higherRisk } from './risk.js';
 export { policyDecision } from './policy.js';
 export { handleOutput, resultToText } from './output.js';
 export { refusal } from './refusal.js';
+export { guiControlReason, type ComputerControlProvider } from './computer-control.js';

@@ -82,10 +82,10 @@ export class ToolRouter {
     return this.cached;
   }
 
-  /** What the model is offered: nothing when the router is off; never a quarantined or denied tool. */
+  /** What the model is offered: nothing when the router is off; never a quarantined, unsupported or denied tool. */
   offered(): RoutedTool[] {
     if (!this.enabled) return [];
-    return this.catalog().filter((t) => !t.quarantined && t.decision !== 'deny');
+    return this.catalog().filter((t) => !t.quarantined && !t.unsupported && t.decision !== 'deny');
   }
 
   newTurn(entry: EntryPoint, confirmation: ConfirmationChannel, signal?: AbortSignal, turnId: string = randomUUID()): TurnContext {
@@ -140,6 +140,8 @@ export class ToolRouter {
     if (!tool) return refuse(unknownTool, policyDeny, 'invalid', 'TOOL_UNKNOWN', `no tool named ${JSON.stringify(request.name)}`);
     this.emit(turn, { type: 'tool.started', stage: 'tool', callId, tool: tool.name, server: tool.server, entry: turn.entry, argsSummary: summary });
     const denied: Verdict = { risk: tool.risk, decision: 'deny', decidedBy: 'policy' };
+
+    if (tool.unsupported) return refuse(tool, denied, 'refused', 'GUI_CONTROL_UNSUPPORTED', tool.unsupported);
 
     // Pinning.
     if (tool.quarantined) {

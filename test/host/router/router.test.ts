@@ -216,3 +216,23 @@ describe('router off', () => {
     expect(f.audit.recent(1)[0]).toMatchObject({ status: 'refused' });
   });
 });
+
+describe('GUI control', () => {
+  it.each(['click', 'left_click', 'mouseMove', 'type_text', 'key_press', 'screenshot', 'computer', 'computer_use', 'accessibility_tree', 'send_keys'])(
+    'refuses a tool named %s as unsupported and never offers it',
+    async (name) => {
+      await withTools();
+      f.hub.addTool('other', toolDef(name, { annotations: { readOnlyHint: true } }));
+      expect(f.router.offered().map((t) => t.name)).not.toContain(name);
+      const result = await f.router.call(f.router.newTurn('text', approve), { name, arguments: { place: 'x' } });
+      expect(errorOf(result.text).code).toBe('GUI_CONTROL_UNSUPPORTED');
+      expect(f.hub.calls).toHaveLength(0);
+    },
+  );
+
+  it.each(['weather', 'get-tiny-image', 'clickhouse_query', 'keyword_search', 'screen_time_report'])('leaves %s alone', async (name) => {
+    await withTools();
+    f.hub.addTool('other', toolDef(name));
+    expect(f.router.catalog().find((t) => t.name === name)?.unsupported).toBeUndefined();
+  });
+});

@@ -27,7 +27,7 @@ export const toolsCommand: CliCommand = {
         t.serverToolName,
         `${t.risk} (${t.riskSource})`,
         t.decision,
-        t.quarantined ? 'quarantined: run `desktop-assistant tools approve NAME`' : t.available ? 'ready' : 'unavailable',
+        t.unsupported ? 'unsupported: GUI control' : t.quarantined ? 'quarantined: run `desktop-assistant tools approve NAME`' : t.available ? 'ready' : 'unavailable',
       ]));
       io.stdout.write('\n');
       for (const server of servers) {
