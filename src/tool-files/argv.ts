@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolDefinition } from './definition.js';
 
@@ -30,16 +30,12 @@ export function renderArgv(command: readonly string[], values: ReadonlyMap<strin
 
 /**
  * `command[0]` without a slash is looked up in the tool's folder first, then
- * PATH. Synchronous on purpose: one stat of a local file costs microseconds,
- * a trip through libuv's thread pool costs more than that on every call.
+ * PATH. Synchronous and without exceptions on purpose: one stat costs
+ * microseconds, while a trip through libuv's thread pool, or building the
+ * ENOENT error for a program that lives on PATH, costs more on every call.
  */
 export function resolveProgram(program: string, toolDir: string): string {
   if (program.includes('/')) return program;
   const local = join(toolDir, program);
-  try {
-    accessSync(local, constants.F_OK);
-    return local;
-  } catch {
-    return program;
-  }
+  return existsSync(local) ? local : program;
 }
