@@ -8,7 +8,7 @@ import { AppError, messageOf } from '../../src/errors/index.js';
  * on its own, which is both traffic the user did not ask for and, on a
  * closed network, a stream of refused connections.
  */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

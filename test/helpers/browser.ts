@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../mcp-servers/browser/chromium.js';
 
 /**
  * Debian's Chromium (package `chromium`, installed by scripts/setup.sh from
@@ -8,21 +9,8 @@ import { chromium, type Browser } from 'playwright-core';
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/**
- * As root in a container: no sandbox. Without the background-networking
- * flags Chromium keeps trying to reach Google's hosts, which a closed network
- * refuses many times a second.
- */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** The same flags the browser adapter launches with. */
+export { CHROMIUM_ARGS };
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function chromiumMissingReason(): string | undefined {
