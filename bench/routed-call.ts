@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { startHost, type Host } from '../src/host/runtime.js';
 import { SqliteAuditLog, SqlitePinStore, summarizeArguments, type AuditLog, type AuditRecord } from '../src/host/store/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
 import { distribution, elapsedMs, now, p50, p95, round, timeMs } from './stats.js';
+import { requireSuccess, spawnDate } from './spawn-date.js';
 
 const CALLS = 500;
 /** Discarded rounds: the JIT, ajv's schema compile, the page cache and the first-call paths settle. */
@@ -136,18 +136,10 @@ function armsFor(host: Host, env: NodeJS.ProcessEnv): Record<ArmName, () => Prom
   };
 
   const viaHub = async (): Promise<void> => {
-    const result = await hub.callTool('date', {}, { timeoutMs: CALL_TIMEOUT_MS });
-    if (result.isError) throw new AppError('BENCH_TOOL_FAILED', 'the date tool returned an error result', { cause: result.content });
+    requireSuccess(await hub.callTool('date', {}, { timeoutMs: CALL_TIMEOUT_MS }));
   };
 
-  const direct = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      execFile('date', [], { env, timeout: CALL_TIMEOUT_MS }, (error, stdout) => {
-        if (error) reject(error);
-        else if (stdout.length === 0) reject(new AppError('BENCH_TOOL_FAILED', 'date printed nothing'));
-        else resolve();
-      });
-    });
+  const direct = (): Promise<void> => spawnDate(env, CALL_TIMEOUT_MS);
 
   // The same router code, config and state database over a hub that answers
   // at once: lookup, validation, policy, budget, output handling, the audit

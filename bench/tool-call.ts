@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../src/errors/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
 import { distribution, elapsedMs, now, p50, p95, round, timeMs } from './stats.js';
+import { requireSuccess, spawnDate } from './spawn-date.js';
 
 const CALLS = 500;
 /** Discarded calls that let the JIT, the page cache and the server's first-call paths settle. */
@@ -59,18 +59,9 @@ async function runToolCall(options: BenchmarkRunOptions = {}): Promise<Figures> 
     // 1,000 calls piles up listeners. Calls take milliseconds; the signal is
     // checked between rounds instead, and CALL_TIMEOUT_MS bounds a stuck call.
     const viaMcp = async (): Promise<void> => {
-      const result = (await client.callTool({ name: 'date', arguments: {} }, undefined, { timeout: CALL_TIMEOUT_MS })) as CallToolResult;
-      // An error result is fast and would flatter the server: refuse to time it.
-      if (result.isError) throw new AppError('BENCH_TOOL_FAILED', 'the date tool returned an error result', { cause: result.content });
+      requireSuccess((await client.callTool({ name: 'date', arguments: {} }, undefined, { timeout: CALL_TIMEOUT_MS })) as CallToolResult);
     };
-    const direct = (): Promise<void> =>
-      new Promise((resolve, reject) => {
-        execFile('date', [], { env, timeout: CALL_TIMEOUT_MS }, (error, stdout) => {
-          if (error) reject(error);
-          else if (stdout.length === 0) reject(new AppError('BENCH_TOOL_FAILED', 'date printed nothing'));
-          else resolve();
-        });
-      });
+    const direct = (): Promise<void> => spawnDate(env, CALL_TIMEOUT_MS);
 
     // A bare JSON-RPC round trip (MCP ping): splits the MCP overhead into
     // the hop itself and the server's own per-call work.
