@@ -1,19 +1,9 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveOverStdio } from '../shared/serve-stdio.js';
 import { createToolsServer, type ToolsServerOptions } from './server.js';
 
-/**
- * Serves the tool files on stdin/stdout until the client closes stdin.
- * Only MCP messages go to stdout; diagnostics go to stderr.
- */
+/** Serves the tool files on stdin/stdout until the client closes stdin. */
 export async function serveToolsOverStdio(options: ToolsServerOptions): Promise<void> {
   const tools = await createToolsServer(options);
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
-    process.stdin.once('end', resolve);
-    process.stdin.once('close', resolve);
-  });
-  await tools.server.connect(transport);
-  await closed;
-  await tools.close();
+  // tools.close() stops the folder watcher (closing the server again is harmless).
+  await serveOverStdio(tools.server, () => tools.close());
 }

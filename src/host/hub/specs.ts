@@ -10,16 +10,9 @@ export const TOOLS_SERVER_NAME = 'tools';
 // calls; this is only the fallback for a tool that declares none.
 const TOOLS_SERVER_CALL_TIMEOUT_MS = 60_000;
 
-/**
- * The compiled tools server: dist/mcp-servers/tools/main.js, found from
- * this module (dist/src/host/hub/ once compiled; src/host/hub/ under the
- * test runner, which reads the sources but must still start compiled
- * servers: a server under tsx takes twice as long to start).
- */
+/** The compiled tools server: dist/mcp-servers/tools/main.js. */
 export function toolsServerPath(): string {
-  const compiled = fileURLToPath(new URL('../../../mcp-servers/tools/main.js', import.meta.url));
-  if (existsSync(compiled)) return compiled;
-  return fileURLToPath(new URL('../../../dist/mcp-servers/tools/main.js', import.meta.url));
+  return builtinServerPath('tools');
 }
 
 /** The tools server over `configDir`/tools/*.toml: trusted and built in. */
@@ -34,7 +27,12 @@ export function builtinToolsServerSpec(configDir: string): ServerSpec {
   };
 }
 
-/** A compiled built-in server of mcp-servers/<folder>/main.js, found as the tools server is. */
+/**
+ * A compiled built-in server, dist/mcp-servers/<folder>/main.js, found from
+ * this module (dist/src/host/hub/ once compiled; src/host/hub/ under the test
+ * runner, which reads the sources but must still start compiled servers: a
+ * server under tsx takes twice as long to start).
+ */
 export function builtinServerPath(folder: string): string {
   const compiled = fileURLToPath(new URL(`../../../mcp-servers/${folder}/main.js`, import.meta.url));
   if (existsSync(compiled)) return compiled;

@@ -9,18 +9,10 @@ export const mcpCommand: CliCommand = {
     const { values } = parseArgs({ args: argv, options: { 'config-dir': { type: 'string' } } });
     const { startHost } = await import('../../runtime.js');
     const { createFacadeServer } = await import('../../mcp-facade/index.js');
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { serveOverStdio } = await import('../../../../mcp-servers/shared/serve-stdio.js');
     const host = await startHost({ configDir: values['config-dir'], env: io.env });
     try {
-      const server = createFacadeServer(host.router, host.hub);
-      const transport = new StdioServerTransport();
-      const closed = new Promise<void>((resolve) => {
-        transport.onclose = resolve;
-        process.stdin.once('end', resolve);
-      });
-      await server.connect(transport);
-      await closed;
-      await server.close();
+      await serveOverStdio(createFacadeServer(host.router, host.hub));
       return 0;
     } finally {
       await host.close();
