@@ -15,7 +15,6 @@ import {
   type ApiDeps,
 } from './http/index.js';
 import { startHost, type Host, type HostOptions } from './runtime.js';
-import { SqliteAuditLog } from './store/index.js';
 import { PACKAGE_VERSION } from '../version.js';
 
 export interface DaemonOptions extends HostOptions {
@@ -70,7 +69,7 @@ async function startApi(host: Host, env: NodeJS.ProcessEnv, options: DaemonOptio
     bus: host.bus,
     router: host.router,
     hub: host.hub,
-    audit: new SqliteAuditLog(host.state),
+    audit: host.audit,
     events: new EventLog(host.bus),
     activity: new ActivityTracker(host.bus),
     metrics: new Metrics(host.bus),

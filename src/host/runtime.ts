@@ -4,7 +4,7 @@ import { Conversation } from './conversation/index.js';
 import { builtinAdapterSpecs, builtinToolsServerSpec, McpHub, thirdPartyServerSpecs, type McpHubOptions } from './hub/index.js';
 import { OpenAiLlm, type Llm } from './llm/index.js';
 import { ToolRouter } from './router/index.js';
-import { openStateDb, SqliteAuditLog, SqlitePinStore, type StateDb } from './store/index.js';
+import { openStateDb, SqliteAuditLog, SqlitePinStore, type AuditLog, type StateDb } from './store/index.js';
 
 export interface HostOptions {
   configDir?: string;
@@ -26,6 +26,8 @@ export interface Host {
   router: ToolRouter;
   llm: Llm;
   state: StateDb;
+  /** The router's audit log, for readers (the HTTP API, the audit command). */
+  audit: AuditLog;
   newConversation(): Conversation;
   close(): Promise<void>;
 }
@@ -56,10 +58,11 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const state = openStateDb(dataDir);
   const specs = [builtinToolsServerSpec(configDir), ...builtinAdapterSpecs(config.adapters, configDir, env), ...thirdPartyServerSpecs(config.mcp)];
   const hub = new McpHub(specs, { ...options.hub, env, bus, clock });
+  const audit = new SqliteAuditLog(state);
   const router = new ToolRouter({
     hub,
     config,
-    audit: new SqliteAuditLog(state),
+    audit,
     pins: new SqlitePinStore(state),
     bus,
     clock,
@@ -90,6 +93,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     router,
     llm,
     state,
+    audit,
     newConversation: () =>
       new Conversation({
         llm,

@@ -36,6 +36,8 @@ export interface StateBody {
   /** The turn in progress, if any. */
   turn: { id: string; startedAtMs: number } | null;
   routerEnabled: boolean;
+  /** Recent per-stage latencies in ms (the same figures as GET /metrics). */
+  latency: Record<string, { p50: number; p95: number; count: number }>;
 }
 
 /** GET /tools, and in /state. */

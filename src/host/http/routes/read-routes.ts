@@ -19,7 +19,7 @@ export function readRoutes(app: Hono, deps: ApiDeps): void {
       turn: deps.activity.activeTurn,
       routerEnabled: deps.router.enabled,
       latency: deps.metrics.latest(),
-    } satisfies StateBody & { latency: unknown }),
+    } satisfies StateBody),
   );
 
   app.get('/tools', (c) => c.json({ enabled: deps.router.enabled, tools: deps.router.catalog().map(toolSummary) }));
