@@ -5,17 +5,20 @@ import { TOOLS_SERVER } from './paths.js';
 
 export interface StdioServerHandle {
   client: Client;
+  /** The server process. */
+  pid: number;
   /** What the server wrote to stderr so far. */
   stderr(): string;
   close(): Promise<void>;
 }
 
 /** A real MCP client connected to a real stdio server process. */
-export async function connectStdio(command: string, args: string[], env: Record<string, string> = {}): Promise<StdioServerHandle> {
+export async function connectStdio(command: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<StdioServerHandle> {
   const transport = new StdioClientTransport({
     command,
     args,
     env: { ...(process.env as Record<string, string>), ...env },
+    ...(cwd === undefined ? {} : { cwd }),
     stderr: 'pipe',
   });
   let stderr = '';
@@ -24,7 +27,9 @@ export async function connectStdio(command: string, args: string[], env: Record<
   });
   const client = new Client({ name: 'desktop-assistant-tests', version: '0.0.0' });
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  const pid = transport.pid;
+  if (pid === null) throw new Error(`${command} has no pid after connecting`);
+  return { client, pid, stderr: () => stderr, close: () => client.close() };
 }
 
 /** The compiled tools server, as the host will run it. */

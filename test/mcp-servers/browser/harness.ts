@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CHROMIUM_PATH } from '../../helpers/browser.js';
-import { resultText } from '../../helpers/mcp-stdio.js';
+import { connectStdio, resultText } from '../../helpers/mcp-stdio.js';
 import { DIST } from '../../helpers/paths.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
@@ -46,21 +45,7 @@ export async function startBrowserServer(
   const lines = Object.entries({ chromium: CHROMIUM_PATH, ...section }).map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
   await config.write('config.toml', `[adapters.browser]\n${lines.join('\n')}\n`);
 
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BROWSER_SERVER, '--config-dir', config.path],
-    env: { ...(process.env as Record<string, string>), ...options.env },
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const client = new Client({ name: 'desktop-assistant-tests', version: '0.0.0' });
-  await client.connect(transport);
-  const pid = transport.pid;
-  if (pid === null) throw new Error('the browser server has no pid');
+  const { client, pid, stderr } = await connectStdio(process.execPath, [BROWSER_SERVER, '--config-dir', config.path], options.env, options.cwd);
 
   return {
     client,
@@ -76,7 +61,7 @@ export async function startBrowserServer(
       const isError = result.isError === true;
       return { text, isError, code: isError ? errorCode(text) : undefined, ms: performance.now() - started };
     },
-    stderr: () => stderr,
+    stderr,
     async close() {
       await client.close();
       await config.remove();
