@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, isAppError, messageOf } from '../../src/errors/index.js';
 import { logEvent } from '../../src/log/index.js';
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { PACKAGE_VERSION } from '../../src/package-root.js';
 import { extract, readPage, type CallContext } from './calls.js';
 import { ChromiumLauncher } from './chromium.js';
 import { errorResult, textResult } from './format.js';

@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '../../src/errors/index.js';
 import { logEvent } from '../../src/log/index.js';
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { PACKAGE_VERSION } from '../../src/package-root.js';
 import { errorResult } from './results.js';
 import { runTask } from './run-task.js';
 import type { InterpreterSettings } from './settings.js';

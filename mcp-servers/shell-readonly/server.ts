@@ -3,7 +3,7 @@ import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type 
 import { expandHome, type Config } from '../../src/config/index.js';
 import { messageOf } from '../../src/errors/index.js';
 import { logEvent, type LogSink } from '../../src/log/index.js';
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { PACKAGE_VERSION } from '../../src/package-root.js';
 import { planCommand } from './command-policy.js';
 import { errorText, ShellError } from './errors.js';
 import { parseInput } from './input.js';

@@ -10,7 +10,7 @@ import {
 import { loadConfig } from '../../src/config/index.js';
 import { logEvent } from '../../src/log/index.js';
 import { runToolFile, toMcpTool, toolFilesIn } from '../../src/tool-files/index.js';
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { PACKAGE_VERSION } from '../../src/package-root.js';
 import { ToolCatalog } from './tool-catalog.js';
 import { watchFolders } from './watch-folders.js';
 

@@ -15,7 +15,7 @@ import {
   type ApiDeps,
 } from './http/index.js';
 import { startHost, type Host, type HostOptions } from './runtime.js';
-import { PACKAGE_VERSION } from '../version.js';
+import { PACKAGE_VERSION } from '../package-root.js';
 
 export interface DaemonOptions extends HostOptions {
   /** False: no audio device is touched (`run --no-voice`, `[voice] enabled = false`). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { isAppError, messageOf } from '../../errors/index.js';
-import { PACKAGE_VERSION } from '../../version.js';
+import { PACKAGE_VERSION } from '../../package-root.js';
 import { UsageError, type CliCommand, type CliIo } from './command.js';
 import { configCheckCommand } from './commands/config-check.js';
 import { askCommand } from './commands/ask.js';

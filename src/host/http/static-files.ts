@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../package-root.js';
 
 /** The page's files are served from the package, never from a CDN; only these kinds. */
 const TYPES: Record<string, string> = {
@@ -10,13 +10,9 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** web/ at the package root, from dist/src/host/http/ or src/host/http/ (tests). */
+/** web/ at the package root. */
 export function webDir(): string {
-  for (const relative of ['../../../../web', '../../../web']) {
-    const dir = fileURLToPath(new URL(relative, import.meta.url));
-    if (existsSync(join(dir, 'index.html'))) return dir;
-  }
-  return fileURLToPath(new URL('../../../web', import.meta.url));
+  return join(PACKAGE_ROOT, 'web');
 }
 
 export interface StaticFile {

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus } from '../../events/index.js';
 import { logEvent, type LogSink } from '../../log/index.js';
-import { PACKAGE_VERSION } from '../../version.js';
+import { PACKAGE_VERSION } from '../../package-root.js';
 import { assignToolNames } from './naming.js';
 import { DEFAULT_STOP_TIMINGS, type StopTimings } from './process-transport.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expandHome, type AdaptersConfig, type McpServerConfig } from '../../config/index.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import type { ServerSpec } from './types.js';
 
 /** The built-in tools server's name: `[mcp.tools]` cannot take it. */
@@ -28,15 +28,12 @@ export function builtinToolsServerSpec(configDir: string): ServerSpec {
 }
 
 /**
- * A compiled built-in server, dist/mcp-servers/<folder>/main.js, found from
- * this module (dist/src/host/hub/ once compiled; src/host/hub/ under the test
- * runner, which reads the sources but must still start compiled servers: a
- * server under tsx takes twice as long to start).
+ * A compiled built-in server, dist/mcp-servers/<folder>/main.js: compiled
+ * even under the test runner, which reads the sources (a server under tsx
+ * takes twice as long to start).
  */
 export function builtinServerPath(folder: string): string {
-  const compiled = fileURLToPath(new URL(`../../../mcp-servers/${folder}/main.js`, import.meta.url));
-  if (existsSync(compiled)) return compiled;
-  return fileURLToPath(new URL(`../../../dist/mcp-servers/${folder}/main.js`, import.meta.url));
+  return join(PACKAGE_ROOT, 'dist', 'mcp-servers', folder, 'main.js');
 }
 
 /**

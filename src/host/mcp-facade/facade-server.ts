@@ -10,7 +10,7 @@ import {
 import type { Risk } from '../../events/index.js';
 import type { ToolHub } from '../hub/index.js';
 import type { RoutedTool, ToolRouter } from '../router/index.js';
-import { PACKAGE_VERSION } from '../../version.js';
+import { PACKAGE_VERSION } from '../../package-root.js';
 import { elicitationConfirmation } from './elicitation.js';
 
 const ANNOTATIONS: Record<Risk, Tool['annotations']> = {
