@@ -1,4 +1,4 @@
-export { openStateDb, StateDb, STATE_DB_FILE, type OpenStateDbOptions } from './state-db.js';
+export { openStateDb, STATE_DB_FILE, type OpenStateDbOptions, type StateDb } from './state-db.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SqliteAuditLog, RECENT_MAX } from './audit-log.js';
 export { SqlitePinStore } from './pin-store.js';

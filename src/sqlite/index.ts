@@ -1,0 +1,1 @@
+export { openDatabase, sqliteError, SqliteFile, type DatabaseIdentity, type OpenDatabaseOptions } from './open-database.js';
