@@ -39,4 +39,5 @@ fi
 
 install_debian_packages
 install_npm_packages
+bash scripts/build-faiss-node.sh
 bash scripts/build.sh

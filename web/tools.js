@@ -127,6 +127,7 @@ export class Confirmations {
       { class: 'confirm', dataset: { testid: 'confirmation', callId: id, tool: c.tool } },
       h('p', { class: 'confirm-title' }, h('strong', {}, c.tool), ' ', h('span', { class: `risk risk-${c.risk}` }, c.risk), c.server ? ` on ${c.server}` : ''),
       h('code', { class: 'call-args', title: c.argsSummary }, c.argsSummary || '(no arguments)'),
+      c.reason ? h('p', { class: 'confirm-reason', dataset: { testid: 'confirmation-reason' } }, c.reason) : null,
       h('p', { class: 'confirm-meta' }, `asked ${formatTime(c.askedAtMs ?? c.atMs)}`),
       h('div', { class: 'confirm-actions' }, approve, deny),
       error,

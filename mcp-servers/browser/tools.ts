@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ErrorObject } from 'ajv';
 import { AppError } from '../../src/errors/index.js';
+import { META_RISK } from '../../src/tool-meta/index.js';
 import type { BrowserSettings } from './settings.js';
 
 export const READ_PAGE = 'browser.read_page';
@@ -57,7 +58,7 @@ const EXTRACT_SCHEMA = {
 
 export function browserTools(settings: BrowserSettings): Tool[] {
   const meta = {
-    'desktop-assistant/risk': 'read',
+    [META_RISK]: 'read',
     'desktop-assistant/timeoutMs': settings.callTimeoutMs,
   };
   const annotations = { readOnlyHint: true, openWorldHint: true };

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ALLOWED_PROGRAMS } from './command-policy.js';
 import { MAX_ARG_CHARS, MAX_ARGS } from './input.js';
+import { META_RISK, META_TIMEOUT_MS } from '../../src/tool-meta/index.js';
 import type { RunLimits } from './runner.js';
 
 /** The host offers it to the model as `shell_readonly`. */
@@ -38,6 +39,6 @@ export function shellTool(roots: readonly string[], limits: RunLimits): Tool {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    _meta: { 'desktop-assistant/risk': 'read', 'desktop-assistant/timeoutMs': limits.timeoutMs },
+    _meta: { [META_RISK]: 'read', [META_TIMEOUT_MS]: limits.timeoutMs },
   };
 }

@@ -1,4 +1,4 @@
-export { configSchema, defaultConfig, isPlainTable, voiceLanguages, type AdaptersConfig, type Config, type McpServerConfig, type RouterConfig, type VoiceConfig } from './schema.js';
+export { configSchema, defaultConfig, isPlainTable, voiceLanguages, type AdaptersConfig, type Config, type McpServerConfig, type MemoryConfig, type RouterConfig, type VoiceConfig } from './schema.js';
 export { CONFIG_FILE, loadConfig, readConfig, validateConfig, type ConfigResult } from './load.js';
 export { describeIssues } from './describe-issues.js';
 export { parseToml, readTomlFile, type TomlRead } from './toml-file.js';

@@ -101,6 +101,27 @@ const adaptersSchema = z.strictObject({
     .prefault({}),
 });
 
+/** `[memory]`: long-term memory (SQLite + FAISS) as a built-in MCP server. */
+const memorySchema = z.strictObject({
+  /** Off: no memory server, no retrieval, no memory file opened (OWNER_MEMORY_ENABLED=0 too). */
+  enabled: z.boolean().default(true),
+  /** Memories given to the model with each question; 0 = none. */
+  top_k: z.int().min(0).max(20).default(3),
+  /** Below this similarity (cosine, -1..1) a memory is not given to the model. */
+  min_score: z.number().min(-1).max(1).default(0.3),
+  /** Changes between two snapshots of the FAISS index on disk (the database has every save either way). */
+  snapshot_every: z.int().min(1).default(1000),
+  /** An OpenAI-compatible /v1/embeddings endpoint; an empty url = the built-in offline embedder. */
+  embeddings: z
+    .strictObject({
+      url: z.union([z.literal(''), z.string().url()]).default(''),
+      model: z.string().default(''),
+      /** Seconds per request. */
+      timeout: z.number().positive().max(600).default(30),
+    })
+    .prefault({}),
+});
+
 const routerSchema = z.strictObject({
   /** Off: no tool is offered or run (OWNER_TOOL_ROUTER_ENABLED=0 too). */
   enabled: z.boolean().default(true),
@@ -155,6 +176,7 @@ export const configSchema = z.strictObject({
     )
     .default({}),
   router: routerSchema.prefault({}),
+  memory: memorySchema.prefault({}),
   adapters: adaptersSchema.prefault({}),
   /** The HTTP API and web page: loopback only. */
   http: z
@@ -175,6 +197,7 @@ export function voiceLanguages(config: Config): Record<string, VoiceConfig> {
 
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 export type RouterConfig = z.infer<typeof routerSchema>;
+export type MemoryConfig = z.infer<typeof memorySchema>;
 export type AdaptersConfig = z.infer<typeof adaptersSchema>;
 
 export type Config = z.infer<typeof configSchema>;

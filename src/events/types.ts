@@ -31,7 +31,7 @@ export type AssistantEvent =
   | (Base & { type: 'announcement'; stage: 'conversation'; text: string; tool: string })
   | (Base & { type: 'tool.started'; stage: 'tool'; callId: string; tool: string; server: string; entry: EntryPoint; argsSummary: string })
   | (Base & { type: 'tool.decision'; stage: 'tool'; callId: string; tool: string; risk: Risk; decision: Decision; decidedBy: DecidedBy; approved: boolean })
-  | (Base & { type: 'tool.confirmation_requested'; stage: 'tool'; callId: string; tool: string; risk: Risk; argsSummary: string })
+  | (Base & { type: 'tool.confirmation_requested'; stage: 'tool'; callId: string; tool: string; risk: Risk; argsSummary: string; reason?: string })
   | (Base & { type: 'tool.ended'; stage: 'tool'; callId: string; tool: string; status: ToolCallStatus; durationMs: number; outputChars: number; truncated: boolean })
   | (Base & { type: 'server.state'; stage: 'hub'; server: string; state: 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped'; detail?: string })
   | (Base & { type: 'tools.changed'; stage: 'hub'; count: number })

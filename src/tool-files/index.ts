@@ -12,4 +12,4 @@ export {
 export { loadToolDir, loadToolFiles, readToolFile, toolFilesIn, type ToolSet } from './load.js';
 export { parameterValues, renderArgv, resolveProgram } from './argv.js';
 export { MAX_OUTPUT_CHARS, runToolFile, truncate, type RunToolOptions, type ToolRunResult } from './run.js';
-export { META_ANNOUNCE, META_RISK, META_TIMEOUT_MS, toMcpTool } from './mcp-tool.js';
+export { toMcpTool } from './mcp-tool.js';

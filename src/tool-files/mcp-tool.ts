@@ -1,10 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Risk, ToolDefinition } from './definition.js';
 
-/** `_meta` keys under which a tool file's host-side details travel. */
-export const META_RISK = 'desktop-assistant/risk';
-export const META_ANNOUNCE = 'desktop-assistant/announce';
-export const META_TIMEOUT_MS = 'desktop-assistant/timeoutMs';
+import { META_ANNOUNCE, META_RISK, META_TIMEOUT_MS } from '../tool-meta/index.js';
 
 const ANNOTATIONS: Record<Risk, Tool['annotations']> = {
   read: { readOnlyHint: true },

@@ -73,6 +73,8 @@ export interface PendingConfirmation {
   server: string;
   risk: Risk;
   argsSummary: string;
+  /** Why the user is asked when the risk alone would not ask (sensitive content to be saved). */
+  reason?: string;
   askedAtMs: number;
 }
 

@@ -12,6 +12,7 @@ export interface ToolCallRequest {
   args: Record<string, unknown>;
   timeoutMs: number;
   signal?: AbortSignal;
+  meta?: Record<string, unknown>;
 }
 
 /**
@@ -43,7 +44,7 @@ export async function callToolWithDeadline(client: Client, request: ToolCallRequ
     // client.request, not client.callTool: the hub passes results through as
     // the server sent them; checking them against a tool's outputSchema is
     // not its job, and must not turn a usable answer into an exception.
-    return await client.request({ method: 'tools/call', params: { name: tool, arguments: request.args } }, CallToolResultSchema, {
+    return await client.request({ method: 'tools/call', params: { name: tool, arguments: request.args, ...(request.meta === undefined ? {} : { _meta: request.meta }) } }, CallToolResultSchema, {
       signal: controller.signal,
       timeout: timeoutMs + SDK_TIMEOUT_MARGIN_MS,
     });

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, messageOf } from '../../errors/index.js';
-import { META_TIMEOUT_MS } from '../../tool-files/index.js';
+import { META_TIMEOUT_MS } from '../../tool-meta/index.js';
 import { allowListedEnv } from './allowed-env.js';
 import { callToolWithDeadline } from './call-tool.js';
 import { listAllTools } from './list-tools.js';
@@ -113,7 +113,7 @@ export class ServerSupervisor {
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
       throw new AppError('TOOL_BAD_TIMEOUT', `a call timeout must be a positive number of ms, not ${timeoutMs}`);
     }
-    return callToolWithDeadline(attempt.client, { server: this.spec.name, tool, args, timeoutMs, signal: options.signal });
+    return callToolWithDeadline(attempt.client, { server: this.spec.name, tool, args, timeoutMs, signal: options.signal, meta: options.meta });
   }
 
   /** Spawns, initializes and lists; answers why it failed, or undefined when ready. */

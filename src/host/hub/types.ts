@@ -57,6 +57,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the server's default call timeout. */
   timeoutMs?: number;
+  /** Sent as the request's `_meta`: what the router tells a built-in server (a confirmation it obtained). */
+  meta?: Record<string, unknown>;
 }
 
 /**

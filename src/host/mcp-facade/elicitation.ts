@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ConfirmationChannel } from '../router/index.js';
+import { confirmationQuestion, type ConfirmationChannel } from '../router/index.js';
 
 /**
  * Confirmation for an editor: an MCP elicitation when the client supports
@@ -13,7 +13,7 @@ export function elicitationConfirmation(server: Server): ConfirmationChannel {
       }
       const result = await server.elicitInput(
         {
-          message: `Allow ${request.tool} (${request.risk} risk, server ${request.server}) with ${request.argsSummary}?`,
+          message: confirmationQuestion(request),
           requestedSchema: {
             type: 'object',
             properties: { approve: { type: 'boolean', title: 'Allow this call', description: `Run ${request.tool} now` } },

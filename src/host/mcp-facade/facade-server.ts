@@ -8,6 +8,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Risk } from '../../events/index.js';
+import { META_RISK, META_SERVER } from '../../tool-meta/index.js';
 import type { ToolHub } from '../hub/index.js';
 import type { RoutedTool, ToolRouter } from '../router/index.js';
 import { PACKAGE_VERSION } from '../../package-root.js';
@@ -57,6 +58,6 @@ function asMcpTool(tool: RoutedTool): Tool {
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     annotations: { ...ANNOTATIONS[tool.risk] },
-    _meta: { 'desktop-assistant/risk': tool.risk, 'desktop-assistant/server': tool.server },
+    _meta: { [META_RISK]: tool.risk, [META_SERVER]: tool.server },
   };
 }

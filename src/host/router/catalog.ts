@@ -1,14 +1,12 @@
 import type { Config } from '../../config/index.js';
 import type { Decision, Risk } from '../../events/index.js';
 import type { HubTool, ServerStatus } from '../hub/index.js';
+import { META_ALLOW_UNLESS_SENSITIVE, META_ANNOUNCE, META_RISK, META_SENSITIVE_ARGUMENT, META_TIMEOUT_MS } from '../../tool-meta/index.js';
 import type { PinGuard } from './pin-guard.js';
 import { guiControlReason } from './computer-control.js';
 import { policyDecision } from './policy.js';
 import { isRisk, resolveRisk, type RiskSource } from './risk.js';
 
-const META_RISK = 'desktop-assistant/risk';
-const META_ANNOUNCE = 'desktop-assistant/announce';
-const META_TIMEOUT_MS = 'desktop-assistant/timeoutMs';
 /** Beyond a tool file's own timeout: the tools server kills it and answers first. */
 const TOOL_FILE_GRACE_MS = 5000;
 
@@ -31,6 +29,8 @@ export interface RoutedTool {
   /** Its server is ready (a restarting server's tools answer "temporarily unavailable"). */
   available: boolean;
   announce: Record<string, string[]>;
+  /** The argument checked for sensitive content before a call (a built-in server's declaration). */
+  sensitiveArgument?: string;
   timeoutMs: number;
   hubTool: HubTool;
 }
@@ -59,12 +59,13 @@ export function buildCatalog(tools: HubTool[], servers: ServerStatus[], config: 
       inputSchema: tool.definition.inputSchema as Record<string, unknown>,
       risk,
       riskSource: source,
-      decision: policyDecision(tool.name, risk, config.router),
+      decision: policyDecision(tool.name, risk, config.router, builtin && meta[META_ALLOW_UNLESS_SENSITIVE] === true),
       quarantined: pin.state === 'changed',
       unsupported: guiControlReason(tool.serverToolName),
       changes: pin.state === 'changed' ? pin.changes : [],
       available: server?.state === 'ready',
       announce: builtin ? announcementsOf(meta[META_ANNOUNCE]) : {},
+      ...(builtin && typeof meta[META_SENSITIVE_ARGUMENT] === 'string' ? { sensitiveArgument: meta[META_SENSITIVE_ARGUMENT] } : {}),
       timeoutMs: callTimeoutMs(meta, builtin, config.mcp[tool.server]?.timeout),
       hubTool: tool,
     };

@@ -9,6 +9,14 @@ export interface ConfirmationRequest {
   risk: Risk;
   /** The arguments, redacted: what the user is asked about. */
   argsSummary: string;
+  /** Why the user is asked when the risk alone would not ask (sensitive content to be saved). */
+  reason?: string;
+}
+
+/** The question every channel asks: the tool, its risk, its redacted arguments, and the reason when there is one. */
+export function confirmationQuestion(request: ConfirmationRequest): string {
+  const why = request.reason === undefined ? '' : ` (${request.reason})`;
+  return `Allow ${request.tool} (${request.risk} risk, server ${request.server}) with ${request.argsSummary}${why}?`;
 }
 
 /**

@@ -3,6 +3,7 @@ export type { RoutedTool } from './catalog.js';
 export { TurnBudget } from './budget.js';
 export {
   askWithTimeout,
+  confirmationQuestion,
   noConfirmationChannel,
   type ConfirmationAnswer,
   type ConfirmationChannel,

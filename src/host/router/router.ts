@@ -3,6 +3,8 @@ import type { Config } from '../../config/index.js';
 import { isAppError } from '../../errors/index.js';
 import { clip, type AssistantBus, type DecidedBy, type Decision, type EntryPoint, type Risk, type ToolCallStatus } from '../../events/index.js';
 import type { ToolHub } from '../hub/index.js';
+import { detectSensitive } from '../../memory/index.js';
+import { META_USER_CONFIRMED_SENSITIVE } from '../../tool-meta/index.js';
 import { summarizeArguments, type AuditLog, type PinStore } from '../store/index.js';
 import { TurnBudget } from './budget.js';
 import { buildCatalog, type RoutedTool } from './catalog.js';
@@ -106,8 +108,12 @@ export class ToolRouter {
     const callId = request.callId || `call_${randomUUID().slice(0, 8)}`;
     const started = this.clock();
     const args = parseArguments(request.arguments);
+    const found = this.enabled ? this.catalog().find((t) => t.name === request.name) : undefined;
+    // Content the user must confirm before it is stored; it never reaches the audit, the log or the events.
+    const sensitive = found?.sensitiveArgument !== undefined && args.ok ? sensitiveKindsIn(args.value[found.sensitiveArgument]) : [];
     // The parsed object when there is one: the model's text form would show escaped quotes.
-    const { hash, summary } = summarizeArguments(args.ok ? args.value : request.arguments);
+    const shown = args.ok ? hideSensitiveArgument(args.value, found?.sensitiveArgument, sensitive) : request.arguments;
+    const { hash, summary } = summarizeArguments(shown);
     const finish = (tool: { name: string; server: string }, verdict: Verdict, status: ToolCallStatus, text: string, extra: { durationMs?: number; truncated?: boolean; detail?: string } = {}): RoutedResult => {
       const durationMs = extra.durationMs ?? this.clock() - started;
       this.options.audit.record({
@@ -136,7 +142,7 @@ export class ToolRouter {
     if (!this.enabled) return refuse(unknownTool, policyDeny, 'refused', 'TOOLS_DISABLED', 'tools are turned off on this assistant (router disabled)');
 
     // Lookup.
-    const tool = this.catalog().find((t) => t.name === request.name);
+    const tool = found;
     if (!tool) return refuse(unknownTool, policyDeny, 'invalid', 'TOOL_UNKNOWN', `no tool named ${JSON.stringify(request.name)}`);
     this.emit(turn, { type: 'tool.started', stage: 'tool', callId, tool: tool.name, server: tool.server, entry: turn.entry, argsSummary: summary });
     const denied: Verdict = { risk: tool.risk, decision: 'deny', decidedBy: 'policy' };
@@ -156,7 +162,10 @@ export class ToolRouter {
     }
 
     // Risk policy, then confirmation.
-    const verdict = await this.decide(turn, tool, callId, summary);
+    const reason = sensitive.length > 0 ? `it would store sensitive content: ${sensitive.join(', ').replaceAll('_', ' ')}` : undefined;
+    // Sensitive content is never stored unasked, whatever the policy allows; a deny stays a deny.
+    const decision = sensitive.length > 0 && tool.decision === 'allow' ? 'confirm' : tool.decision;
+    const verdict = await this.decide(turn, tool, decision, callId, summary, reason);
     this.emit(turn, { type: 'tool.decision', stage: 'tool', callId, tool: tool.name, risk: tool.risk, decision: verdict.decision, decidedBy: verdict.decidedBy, approved: verdict.approved });
     if (!verdict.approved) return refuse(tool, verdict, verdict.status, verdict.code, verdict.message);
 
@@ -170,7 +179,9 @@ export class ToolRouter {
     let raw: string;
     let toolError = false;
     try {
-      const result = await this.options.hub.callTool(tool.name, args.value, { signal: turn.signal, timeoutMs });
+      // Only the router says that the user confirmed: a model cannot put it in the arguments.
+      const meta = sensitive.length > 0 ? { [META_USER_CONFIRMED_SENSITIVE]: true } : undefined;
+      const result = await this.options.hub.callTool(tool.name, args.value, { signal: turn.signal, timeoutMs, meta });
       raw = resultToText(result);
       toolError = result.isError === true;
     } catch (error) {
@@ -192,16 +203,19 @@ export class ToolRouter {
   private async decide(
     turn: TurnContext,
     tool: RoutedTool,
+    decision: Decision,
     callId: string,
     argsSummary: string,
+    askReason: string | undefined,
   ): Promise<Verdict & { approved: boolean; status: ToolCallStatus; code: string; message: string }> {
-    const base = { risk: tool.risk, decision: tool.decision };
-    if (tool.decision === 'allow') return { ...base, decidedBy: 'policy', approved: true, status: 'ok', code: '', message: '' };
-    if (tool.decision === 'deny') {
+    const base = { risk: tool.risk, decision };
+    if (decision === 'allow') return { ...base, decidedBy: 'policy', approved: true, status: 'ok', code: '', message: '' };
+    if (decision === 'deny') {
       return { ...base, decidedBy: 'policy', approved: false, status: 'refused', code: 'TOOL_DENIED', message: `the policy does not allow ${tool.name} (risk ${tool.risk})` };
     }
-    this.emit(turn, { type: 'tool.confirmation_requested', stage: 'tool', callId, tool: tool.name, risk: tool.risk, argsSummary });
-    const request = { callId, turnId: turn.turnId, entry: turn.entry, tool: tool.name, server: tool.server, risk: tool.risk, argsSummary };
+    const why = askReason === undefined ? {} : { reason: askReason };
+    this.emit(turn, { type: 'tool.confirmation_requested', stage: 'tool', callId, tool: tool.name, risk: tool.risk, argsSummary, ...why });
+    const request = { callId, turnId: turn.turnId, entry: turn.entry, tool: tool.name, server: tool.server, risk: tool.risk, argsSummary, ...why };
     const { outcome, reason } = await askWithTimeout(turn.confirmation, request, this.options.config.router.confirm_timeout * 1000, turn.signal);
     switch (outcome) {
       case 'approved':
@@ -220,6 +234,16 @@ export class ToolRouter {
   private emit(turn: TurnContext, event: Record<string, unknown> & { type: string }): void {
     this.options.bus.emit({ ...event, atMs: this.clock(), turnId: turn.turnId } as Parameters<AssistantBus['emit']>[0]);
   }
+}
+
+function sensitiveKindsIn(value: unknown): string[] {
+  return typeof value === 'string' ? detectSensitive(value) : [];
+}
+
+/** The arguments as the audit, the log and the events may show them: a sensitive argument's text replaced by what it held. */
+function hideSensitiveArgument(args: Record<string, unknown>, name: string | undefined, kinds: readonly string[]): Record<string, unknown> {
+  if (name === undefined || kinds.length === 0) return args;
+  return { ...args, [name]: `[sensitive: ${kinds.join(', ')}]` };
 }
 
 function parseArguments(value: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {

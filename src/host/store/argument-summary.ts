@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from './canonical-json.js';
-import { redactSecretsInValue } from './redact.js';
+import { redactSecretsInValue } from '../../secrets/index.js';
 
 /**
  * What the audit keeps of a tool call's arguments. `hash`: sha256 hex of

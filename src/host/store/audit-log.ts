@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { AuditLog, AuditRecord, StoredAuditRecord } from './types.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from '../../secrets/index.js';
 import type { StateDb } from './state-db.js';
 
 export const RECENT_MAX = 1000;

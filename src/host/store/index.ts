@@ -2,8 +2,7 @@ export { openStateDb, STATE_DB_FILE, type OpenStateDbOptions, type StateDb } fro
 export { SCHEMA_VERSION } from './schema.js';
 export { SqliteAuditLog, RECENT_MAX } from './audit-log.js';
 export { SqlitePinStore } from './pin-store.js';
-export { redactSecrets, redactSecretsInValue, REDACTED } from './redact.js';
-export { isSecretKey } from './secret-key.js';
+export { redactSecrets, redactSecretsInValue, REDACTED, isSecretKey } from '../../secrets/index.js';
 export { summarizeArguments, truncateMarked } from './argument-summary.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
 export { definitionHash, describeDefinitionChange, type PinnedDefinition } from './tool-definition.js';

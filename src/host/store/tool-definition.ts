@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from './canonical-json.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from '../../secrets/index.js';
 
 /** The parts of an MCP tool definition that are pinned (an SDK `Tool` fits). */
 export interface PinnedDefinition {

@@ -1,0 +1,115 @@
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { AppError, messageOf } from '../errors/index.js';
+
+export const INDEX_FILE = 'memory.index';
+const MAGIC = Buffer.from('DAMEMIX1', 'latin1');
+const FORMAT = 1;
+const TEMPORARY_PREFIX = `${INDEX_FILE}.tmp-`;
+
+/** What a snapshot says about itself, before its FAISS bytes. */
+export interface SnapshotHeader {
+  format: number;
+  /** The embedder its vectors came from. */
+  embedder: string;
+  dim: number;
+  /** The last change (memory.sqlite `changes.seq`) it reflects: later ones are replayed from the database. */
+  seq: number;
+  count: number;
+  faissBytes: number;
+  faissCrc32: number;
+}
+
+export interface Snapshot {
+  header: SnapshotHeader;
+  faiss: Buffer;
+}
+
+/**
+ * Writes the index to `memory.index` whole and atomically: a temporary file,
+ * flushed, then renamed over the old one (and the folder flushed), so a
+ * crash leaves the old snapshot or the new one, never half of one. Written
+ * every `[memory] snapshot_every` changes and on close, not on every save:
+ * the database holds each save, and what a snapshot lacks is replayed.
+ */
+export function writeSnapshot(dataDir: string, header: Omit<SnapshotHeader, 'format' | 'faissBytes' | 'faissCrc32'>, faissBytes: Buffer): void {
+  const full: SnapshotHeader = { format: FORMAT, ...header, faissBytes: faissBytes.length, faissCrc32: crc32(faissBytes) };
+  const headerBytes = Buffer.from(JSON.stringify(full), 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(headerBytes.length);
+  const temporary = join(dataDir, `${TEMPORARY_PREFIX}${process.pid}-${Date.now()}`);
+  const fd = openSync(temporary, 'w', 0o600);
+  try {
+    for (const part of [MAGIC, length, headerBytes, faissBytes]) writeAll(fd, part);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw new AppError('MEMORY_INDEX_UNAVAILABLE', `cannot write the memory index ${temporary}: ${messageOf(error)}`, { cause: error });
+  }
+  closeSync(fd);
+  renameSync(temporary, join(dataDir, INDEX_FILE));
+  syncFolder(dataDir);
+}
+
+/** The snapshot, or undefined when there is none; MEMORY_INDEX_CORRUPT when the file is damaged. */
+export function readSnapshot(dataDir: string): Snapshot | undefined {
+  const path = join(dataDir, INDEX_FILE);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AppError('MEMORY_INDEX_UNAVAILABLE', `cannot read the memory index ${path}: ${messageOf(error)}`, { cause: error });
+  }
+  const damaged = (detail: string): AppError => new AppError('MEMORY_INDEX_CORRUPT', `the memory index ${path} is damaged: ${detail}`);
+  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) throw damaged('not a desktop-assistant memory index');
+  const headerLength = bytes.readUInt32LE(MAGIC.length);
+  const headerStart = MAGIC.length + 4;
+  if (headerStart + headerLength > bytes.length) throw damaged('the header ends early');
+  let header: SnapshotHeader;
+  try {
+    header = JSON.parse(bytes.toString('utf8', headerStart, headerStart + headerLength)) as SnapshotHeader;
+  } catch {
+    throw damaged('the header is not JSON');
+  }
+  if (header.format !== FORMAT) throw damaged(`format ${String(header.format)}, expected ${FORMAT}`);
+  const faiss = bytes.subarray(headerStart + headerLength);
+  if (faiss.length !== header.faissBytes) throw damaged(`${faiss.length} bytes of FAISS data, the header says ${header.faissBytes}`);
+  if (crc32(faiss) !== header.faissCrc32) throw damaged('the FAISS data does not match its checksum');
+  return { header, faiss };
+}
+
+/** Temporary files a crash left behind in the middle of a snapshot (not those of a live process still writing one). */
+export function removeStaleTemporaries(dataDir: string): void {
+  for (const name of readdirSync(dataDir)) {
+    if (!name.startsWith(TEMPORARY_PREFIX)) continue;
+    const pid = Number(name.slice(TEMPORARY_PREFIX.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+    rmSync(join(dataDir, name), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let at = 0;
+  while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
+function syncFolder(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,10 @@
+export { MemoryStore, MAX_MEMORY_CHARS, type MemoryStoreOptions, type SaveRequest, type SearchRequest } from './memory-store.js';
+export type { RebuildReport } from './rebuild.js';
+export { MEMORY_DB_FILE } from './records.js';
+export { INDEX_FILE } from './index-snapshot.js';
+export { MEMORY_KINDS, isMemoryKind, type MemoryHealth, type MemoryKind, type MemoryRecord, type ScoredMemory } from './types.js';
+export { MEMORY_EMBEDDER_BAD_OPTIONS, MEMORY_EMBEDDER_CANCELLED, MEMORY_EMBEDDER_FAILED, normalizeInPlace, type Embedder } from './embedder.js';
+export { HASHED_EMBEDDER_DEFAULT_DIM, HashedEmbedder, type HashedEmbedderOptions } from './hashed-embedder.js';
+export { HTTP_EMBEDDER_DEFAULT_TIMEOUT_MS, HttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
+export { detectSensitive, SENSITIVE_KINDS, type SensitiveKind } from './sensitivity.js';
+export { embedderFromConfig, memoryEnabled } from './from-config.js';

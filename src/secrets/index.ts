@@ -1,0 +1,2 @@
+export { redactSecrets, redactSecretsInValue, REDACTED } from './redact.js';
+export { isCredentialHeader, isSecretKey } from './secret-key.js';

@@ -1,0 +1,23 @@
+/**
+ * The `_meta` keys the project's own servers and the router share. Read only
+ * from built-in servers: a third-party server's `_meta` is never trusted.
+ */
+
+/** The tool's risk, `read` | `write` | `high`, as its server declares it. */
+export const META_RISK = 'desktop-assistant/risk';
+/** Phrases to say while the tool runs, by language. */
+export const META_ANNOUNCE = 'desktop-assistant/announce';
+/** The tool's own time limit, after which its server answers first. */
+export const META_TIMEOUT_MS = 'desktop-assistant/timeoutMs';
+/** The name of the argument whose text is checked for sensitive content (credentials, card numbers, ...). */
+export const META_SENSITIVE_ARGUMENT = 'desktop-assistant/sensitiveArgument';
+/**
+ * True: where the policy for the tool's risk is `confirm`, the call is
+ * allowed without asking unless its sensitive argument holds sensitive
+ * content (a memory the user asked to keep).
+ */
+export const META_ALLOW_UNLESS_SENSITIVE = 'desktop-assistant/allowUnlessSensitive';
+/** In a call's `_meta`, from the router only: the user confirmed storing the sensitive content. */
+export const META_USER_CONFIRMED_SENSITIVE = 'desktop-assistant/userConfirmedSensitive';
+/** In the facade's tool list: the server the tool comes from. */
+export const META_SERVER = 'desktop-assistant/server';
