@@ -1,7 +1,7 @@
 import { configDir as resolveConfigDir, dataDir as resolveDataDir, loadConfig, voiceLanguages, type Config } from '../config/index.js';
 import { createAssistantBus, type AssistantBus } from '../events/index.js';
 import { Conversation } from './conversation/index.js';
-import { builtinAdapterSpecs, builtinToolsServerSpec, McpHub, thirdPartyServerSpecs, type McpHubOptions } from './hub/index.js';
+import { builtinAdapterSpecs, builtinMemorySpecs, builtinToolsServerSpec, McpHub, thirdPartyServerSpecs, type McpHubOptions } from './hub/index.js';
 import { OpenAiLlm, type Llm } from './llm/index.js';
 import { ToolRouter } from './router/index.js';
 import { openStateDb, SqliteAuditLog, SqlitePinStore, type AuditLog, type StateDb } from './store/index.js';
@@ -56,7 +56,12 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const bus = options.bus ?? createAssistantBus();
   const clock = options.clock ?? Date.now;
   const state = openStateDb(dataDir);
-  const specs = [builtinToolsServerSpec(configDir), ...builtinAdapterSpecs(config.adapters, configDir, env), ...thirdPartyServerSpecs(config.mcp)];
+  const specs = [
+    builtinToolsServerSpec(configDir),
+    ...builtinMemorySpecs(config, configDir, env),
+    ...builtinAdapterSpecs(config.adapters, configDir, env),
+    ...thirdPartyServerSpecs(config.mcp),
+  ];
   const hub = new McpHub(specs, { ...options.hub, env, bus, clock });
   const audit = new SqliteAuditLog(state);
   const router = new ToolRouter({

@@ -21,3 +21,5 @@ export const META_ALLOW_UNLESS_SENSITIVE = 'desktop-assistant/allowUnlessSensiti
 export const META_USER_CONFIRMED_SENSITIVE = 'desktop-assistant/userConfirmedSensitive';
 /** In the facade's tool list: the server the tool comes from. */
 export const META_SERVER = 'desktop-assistant/server';
+/** In a call's `_meta` to a built-in server, from the router: the turn the call belongs to. */
+export const META_TURN_ID = 'desktop-assistant/turnId';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStateDb, SqliteAuditLog } from '../../src/host/store/index.js';
 import { resultText } from '../helpers/mcp-stdio.js';
 import { CLI } from '../helpers/paths.js';
-import { NO_ADAPTERS } from '../helpers/config-snippets.js';
+import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
 import { isRunning } from '../helpers/process-state.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -16,7 +16,7 @@ let client: Client | undefined;
 
 beforeEach(async () => {
   home = await makeTempDir('da-facade-');
-  await home.write('config/config.toml', NO_ADAPTERS);
+  await home.write('config/config.toml', ONLY_TOOL_FILES);
   await home.write('config/tools/echo.toml', 'description = "Echo"\ncommand = ["echo", "{text}"]\n[params.text]\n');
   await home.write('config/tools/note.toml', 'description = "Write a note"\ncommand = ["echo", "noted {text}"]\nrisk = "write"\n[params.text]\n');
   await home.write('config/tools/wipe.toml', 'description = "Wipe"\ncommand = ["echo", "wiped"]\nrisk = "high"\n');

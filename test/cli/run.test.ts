@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/paths.js';
-import { NO_ADAPTERS } from '../helpers/config-snippets.js';
+import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
 import { runCli } from '../helpers/run-cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -12,7 +12,7 @@ let env: Record<string, string>;
 beforeEach(async () => {
   home = await makeTempDir('da-run-');
   env = { DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), XDG_RUNTIME_DIR: join(home.path, 'run') };
-  await home.write('config/config.toml', NO_ADAPTERS);
+  await home.write('config/config.toml', ONLY_TOOL_FILES);
   await home.write('config/tools/echo.toml', 'description = "Echo"\ncommand = ["echo", "hi"]\n');
 });
 afterEach(() => home.remove());

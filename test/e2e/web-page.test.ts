@@ -5,7 +5,7 @@ import { startDaemon, type Daemon } from '../../src/host/daemon.js';
 import { readToken } from '../../src/host/http/index.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { launchChromium, type LaunchedBrowser } from '../helpers/browser.js';
-import { NO_ADAPTERS } from '../helpers/config-snippets.js';
+import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 // The whole path, as a user meets it: Debian's Chromium opens the page of a
@@ -19,7 +19,7 @@ let page: Page;
 beforeAll(async () => {
   home = await makeTempDir('da-e2e-');
   llm = await startScriptedLlmServer();
-  await home.write('config/config.toml', `llm = "${llm.url}"\n[voice]\nenabled = false\n${NO_ADAPTERS}`);
+  await home.write('config/config.toml', `llm = "${llm.url}"\n[voice]\nenabled = false\n${ONLY_TOOL_FILES}`);
   await home.write('config/tools/forecast.sh', '#!/bin/sh\necho "Sunny, 21 degrees in $1"\n', 0o755);
   await home.write('config/tools/weather.toml', 'description = "Weather"\ncommand = ["forecast.sh", "{place}"]\n[params.place]\n');
   await home.write('config/tools/note.toml', 'description = "Write a note"\ncommand = ["echo", "noted {text}"]\nrisk = "write"\n[params.text]\n');

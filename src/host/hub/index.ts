@@ -3,5 +3,5 @@ export { TOOL_NAME_MAX, TOOL_NAME_PATTERN, assignToolNames, sanitizeToolName, ty
 export { DEFAULT_RESTART_POLICY, restartDelayMs, type RestartPolicy } from './restart-policy.js';
 export { DEFAULT_STOP_TIMINGS, type StopTimings } from './process-transport.js';
 export { commandLine } from './server-supervisor.js';
-export { TOOLS_SERVER_NAME, builtinAdapterSpecs, builtinServerPath, builtinToolsServerSpec, thirdPartyServerSpecs, toolsServerPath } from './specs.js';
+export { MEMORY_SERVER_NAME, TOOLS_SERVER_NAME, builtinAdapterSpecs, builtinMemorySpecs, builtinServerPath, builtinToolsServerSpec, thirdPartyServerSpecs, toolsServerPath } from './specs.js';
 export type { CallOptions, HubTool, ServerSpec, ServerState, ServerStatus, ToolHub } from './types.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { expandHome, type AdaptersConfig, type McpServerConfig } from '../../config/index.js';
+import { expandHome, type AdaptersConfig, type Config, type McpServerConfig } from '../../config/index.js';
+import { memoryEnabled } from '../../memory/index.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { ServerSpec } from './types.js';
 
@@ -60,6 +61,28 @@ export function builtinAdapterSpecs(adapters: AdaptersConfig, configDir: string,
       // The server enforces its own limit; this one only catches a server that stops answering.
       callTimeoutMs: Math.round(timeoutSeconds * 1000) + 10_000,
     }));
+}
+
+/** The memory server's name: `[mcp.memory]` cannot take it. */
+export const MEMORY_SERVER_NAME = 'memory';
+
+/**
+ * The memory server, unless memory is off (`[memory] enabled = false` or
+ * OWNER_MEMORY_ENABLED=0): then nothing starts and no memory file is opened.
+ */
+export function builtinMemorySpecs(config: Config, configDir: string, env: NodeJS.ProcessEnv): ServerSpec[] {
+  if (!memoryEnabled(config, env)) return [];
+  return [
+    {
+      name: MEMORY_SERVER_NAME,
+      command: process.execPath,
+      args: [builtinServerPath(MEMORY_SERVER_NAME), '--config-dir', configDir],
+      trusted: true,
+      builtin: true,
+      // An embeddings endpoint may take its whole timeout; the store's own work is milliseconds.
+      callTimeoutMs: Math.round(config.memory.embeddings.timeout * 1000) + 10_000,
+    },
+  ];
 }
 
 /** The enabled `[mcp.<name>]` servers, by name; `~/` in command and cwd means home. */

@@ -19,6 +19,8 @@ export interface RoutedTool {
   inputSchema: Record<string, unknown>;
   risk: Risk;
   riskSource: RiskSource;
+  /** One of the project's own servers: trusted with `_meta` both ways. */
+  builtin: boolean;
   /** The policy's answer before anyone is asked. */
   decision: Decision;
   /** Its definition changed since it was approved: not offered, calls refused. */
@@ -59,6 +61,7 @@ export function buildCatalog(tools: HubTool[], servers: ServerStatus[], config: 
       inputSchema: tool.definition.inputSchema as Record<string, unknown>,
       risk,
       riskSource: source,
+      builtin,
       decision: policyDecision(tool.name, risk, config.router, builtin && meta[META_ALLOW_UNLESS_SENSITIVE] === true),
       quarantined: pin.state === 'changed',
       unsupported: guiControlReason(tool.serverToolName),

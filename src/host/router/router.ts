@@ -4,7 +4,7 @@ import { isAppError } from '../../errors/index.js';
 import { clip, type AssistantBus, type DecidedBy, type Decision, type EntryPoint, type Risk, type ToolCallStatus } from '../../events/index.js';
 import type { ToolHub } from '../hub/index.js';
 import { detectSensitive } from '../../memory/index.js';
-import { META_USER_CONFIRMED_SENSITIVE } from '../../tool-meta/index.js';
+import { META_TURN_ID, META_USER_CONFIRMED_SENSITIVE } from '../../tool-meta/index.js';
 import { summarizeArguments, type AuditLog, type PinStore } from '../store/index.js';
 import { TurnBudget } from './budget.js';
 import { buildCatalog, type RoutedTool } from './catalog.js';
@@ -180,7 +180,7 @@ export class ToolRouter {
     let toolError = false;
     try {
       // Only the router says that the user confirmed: a model cannot put it in the arguments.
-      const meta = sensitive.length > 0 ? { [META_USER_CONFIRMED_SENSITIVE]: true } : undefined;
+      const meta = tool.builtin ? { [META_TURN_ID]: turn.turnId, ...(sensitive.length > 0 ? { [META_USER_CONFIRMED_SENSITIVE]: true } : {}) } : undefined;
       const result = await this.options.hub.callTool(tool.name, args.value, { signal: turn.signal, timeoutMs, meta });
       raw = resultToText(result);
       toolError = result.isError === true;

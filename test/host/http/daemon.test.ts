@@ -7,7 +7,7 @@ import { startDaemon, type Daemon } from '../../../src/host/daemon.js';
 import { readToken } from '../../../src/host/http/index.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../fakes/scripted-llm-server.js';
 import { resultText } from '../../helpers/mcp-stdio.js';
-import { NO_ADAPTERS } from '../../helpers/config-snippets.js';
+import { ONLY_TOOL_FILES } from '../../helpers/config-snippets.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 
 let home: TempDir;
@@ -19,7 +19,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   home = await makeTempDir('da-daemon-');
   llm = await startScriptedLlmServer();
-  await home.write('config/config.toml', `llm = "${llm.url}"\n[voice]\nenabled = false\n${NO_ADAPTERS}`);
+  await home.write('config/config.toml', `llm = "${llm.url}"\n[voice]\nenabled = false\n${ONLY_TOOL_FILES}`);
   await home.write('config/tools/echo.toml', 'description = "Echo"\ncommand = ["echo", "{text}"]\n[params.text]\n');
   await home.write('config/tools/note.toml', 'description = "Note"\ncommand = ["echo", "noted {text}"]\nrisk = "write"\n[params.text]\n');
   env = { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), XDG_RUNTIME_DIR: join(home.path, 'run') };

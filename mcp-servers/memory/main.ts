@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+/**
+ * Entry point the hub spawns: `node dist/mcp-servers/memory/main.js
+ * [--config-dir DIR]`. Opens the memory store in the data folder (checking
+ * the index against the records) and serves the memory tools over stdio.
+ */
+// Before faiss-node loads: on a desktop's few cores, OpenMP and OpenBLAS
+// threads fight each other and the rest of the assistant for no gain on one query.
+process.env.OMP_NUM_THREADS ??= '1';
+process.env.OPENBLAS_NUM_THREADS ??= '1';
+
+import { dataDir } from '../../src/config/index.js';
+import { AppError } from '../../src/errors/index.js';
+import { logEvent } from '../../src/log/index.js';
+import { embedderFromConfig, memoryEnabled, MemoryStore } from '../../src/memory/index.js';
+import { runServerMain } from '../shared/server-main.js';
+import { createMemoryServer } from './server.js';
+
+runServerMain(async (config) => {
+  // Disabled means no memory file is opened or created, even when started by hand.
+  if (!memoryEnabled(config)) throw new AppError('MEMORY_DISABLED', 'memory is turned off ([memory] enabled = false or OWNER_MEMORY_ENABLED=0)');
+  const store = await MemoryStore.open({
+    dataDir: dataDir(),
+    embedder: embedderFromConfig(config),
+    snapshotEvery: config.memory.snapshot_every,
+  });
+  const health = store.health();
+  logEvent(health.ok ? 'info' : 'error', 'memory_health', { ...health, path: store.path });
+  return { server: createMemoryServer(store), close: async () => store.close() };
+});
