@@ -35,6 +35,7 @@ export type AssistantEvent =
   | (Base & { type: 'tool.ended'; stage: 'tool'; callId: string; tool: string; status: ToolCallStatus; durationMs: number; outputChars: number; truncated: boolean })
   | (Base & { type: 'server.state'; stage: 'hub'; server: string; state: 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped'; detail?: string })
   | (Base & { type: 'tools.changed'; stage: 'hub'; count: number })
+  | (Base & { type: 'memory.recalled'; stage: 'conversation'; ids: number[]; durationMs: number })
   | (Base & { type: 'state.changed'; stage: 'conversation'; state: ActivityState; previous: ActivityState })
   | (Base & { type: 'error'; stage: string; code: string; message: string; recoverable: boolean });
 

@@ -1,6 +1,7 @@
 import { configDir as resolveConfigDir, dataDir as resolveDataDir, loadConfig, voiceLanguages, type Config } from '../config/index.js';
 import { createAssistantBus, type AssistantBus } from '../events/index.js';
-import { Conversation } from './conversation/index.js';
+import { memoryEnabled } from '../memory/index.js';
+import { Conversation, hubMemoryRecall } from './conversation/index.js';
 import { builtinAdapterSpecs, builtinMemorySpecs, builtinToolsServerSpec, McpHub, thirdPartyServerSpecs, type McpHubOptions } from './hub/index.js';
 import { OpenAiLlm, type Llm } from './llm/index.js';
 import { ToolRouter } from './router/index.js';
@@ -82,6 +83,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       firstTokenTimeoutMs: LLM_FIRST_TOKEN_TIMEOUT_MS,
       idleTimeoutMs: LLM_IDLE_TIMEOUT_MS,
     });
+  const recall = memoryEnabled(config, env) ? hubMemoryRecall(hub, config.memory) : undefined;
   try {
     await hub.start();
   } catch (error) {
@@ -108,6 +110,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
         systemPrompt: config.system,
         toolRounds: config.tool_rounds,
         languages: Object.keys(voiceLanguages(config)),
+        ...(recall ? { recall } : {}),
       }),
     close: async () => {
       await hub.close();

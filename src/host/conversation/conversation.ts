@@ -5,6 +5,7 @@ import { SentenceSplitter, type AssembledToolCall, type ChatMessage, type Functi
 import type { ConfirmationChannel, RoutedResult, RoutedTool, ToolRouter, TurnContext } from '../router/index.js';
 import { pickAnnouncement } from './announcement.js';
 import { guessLanguage } from './language.js';
+import { memoryContext, type MemoryRecall, type RecalledMemory } from './memory-recall.js';
 
 export interface ConversationOptions {
   llm: Llm;
@@ -17,6 +18,8 @@ export interface ConversationOptions {
   languages: readonly string[];
   /** Messages of history kept across turns (user text and final replies only). */
   historyLimit?: number;
+  /** Long-term memory, recalled before each turn's first request; none when memory is off. */
+  recall?: MemoryRecall;
   clock?: () => number;
   random?: () => number;
 }
@@ -75,8 +78,11 @@ export class Conversation {
       this.emit({ type: 'llm.sentence', stage: 'llm', turnId, text: clip(sentence) });
       options.onSentence?.(sentence);
     };
+    const recalled = await this.recallFor(text, turnId, options.signal);
     const messages: ChatMessage[] = [
       { role: 'system', content: this.options.systemPrompt },
+      // Its own message, rebuilt every turn: memories never enter the history.
+      ...(recalled.length > 0 ? [{ role: 'system' as const, content: memoryContext(recalled) }] : []),
       ...this.history.slice(-(this.options.historyLimit ?? DEFAULT_HISTORY)),
       { role: 'user', content: text },
     ];
@@ -95,6 +101,21 @@ export class Conversation {
     if (reply) this.history.push({ role: 'user', content: text }, { role: 'assistant', content: reply });
     this.emit({ type: 'turn.ended', stage: 'conversation', turnId, reply: clip(reply), status, durationMs: this.clock() - started });
     return { turnId, reply, status, error, toolCalls };
+  }
+
+  /** The memories for this question; a failing memory server costs the turn its memories, not its answer. */
+  private async recallFor(text: string, turnId: string, signal: AbortSignal | undefined): Promise<RecalledMemory[]> {
+    const recall = this.options.recall;
+    if (!recall) return [];
+    const started = this.clock();
+    try {
+      const memories = await recall.recall(text, { signal });
+      this.emit({ type: 'memory.recalled', stage: 'conversation', turnId, ids: memories.map((m) => m.id), durationMs: this.clock() - started });
+      return memories;
+    } catch (error) {
+      this.emit({ type: 'error', stage: 'memory', turnId, code: isAppError(error) ? error.code : 'MEMORY_RECALL_FAILED', message: messageOf(error), recoverable: true });
+      return [];
+    }
   }
 
   private async rounds(

@@ -2,3 +2,4 @@ export { Conversation, type ConversationOptions, type TurnOptions, type TurnOutc
 export { guessLanguage } from './language.js';
 export { pickAnnouncement } from './announcement.js';
 export { ActivityTracker } from './activity.js';
+export { hubMemoryRecall, memoryContext, type MemoryRecall, type RecalledMemory } from './memory-recall.js';
