@@ -185,10 +185,14 @@ export class MemoryStore {
     return this.index.health();
   }
 
-  /** Writes a snapshot when anything changed since the last one, then closes the database. */
-  close(): void {
+  /**
+   * Writes a snapshot when anything changed since the last one (unless told
+   * not to: a quick look from the command line leaves the files as they
+   * were), then closes the database.
+   */
+  close(options: { snapshot?: boolean } = {}): void {
     try {
-      this.index.snapshotIfChanged();
+      if (options.snapshot !== false) this.index.snapshotIfChanged();
     } finally {
       this.records.close();
     }

@@ -6,13 +6,14 @@ import { configCheckCommand } from './commands/config-check.js';
 import { askCommand } from './commands/ask.js';
 import { auditCommand } from './commands/audit.js';
 import { chatCommand } from './commands/chat.js';
+import { MEMORY_COMMANDS } from './commands/memory.js';
 import { mcpCommand } from './commands/mcp.js';
 import { runCommand } from './commands/run.js';
 import { tokenCommand } from './commands/token.js';
 import { toolServerCommand } from './commands/tool-server.js';
 import { toolsApproveCommand, toolsCommand } from './commands/tools.js';
 
-const COMMANDS: CliCommand[] = [runCommand, tokenCommand, chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, mcpCommand, configCheckCommand, toolServerCommand];
+const COMMANDS: CliCommand[] = [runCommand, tokenCommand, chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, ...MEMORY_COMMANDS, mcpCommand, configCheckCommand, toolServerCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
