@@ -9,13 +9,14 @@ import { parseArgs } from 'node:util';
 import { messageOf } from '../src/errors/index.js';
 import type { Benchmark } from './benchmark.js';
 import { browser } from './browser.js';
+import { memory } from './memory.js';
 import { routedCall } from './routed-call.js';
 import { sse } from './sse.js';
 import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

@@ -123,6 +123,30 @@ export class MemoryStore {
     return toRecord(row);
   }
 
+  /**
+   * Saves many memories in one transaction (an import): all or none. Each
+   * text is checked as `save` checks it; sensitive ones need the same confirmation.
+   */
+  async saveMany(requests: readonly SaveRequest[], options: { signal?: AbortSignal } = {}): Promise<number[]> {
+    const checked = requests.map((request) => {
+      const text = request.text.trim();
+      if (text.length === 0 || text.length > MAX_MEMORY_CHARS) throw new AppError('MEMORY_TEXT_INVALID', `a memory is 1 to ${MAX_MEMORY_CHARS} characters`);
+      const sensitiveKinds = detectSensitive(text);
+      if (sensitiveKinds.length > 0 && request.userConfirmedSensitive !== true) {
+        throw new AppError('MEMORY_SENSITIVE_UNCONFIRMED', `not saved: a text holds sensitive content (${sensitiveKinds.join(', ')})`);
+      }
+      return { ...request, text, sensitiveKinds };
+    });
+    const vectors = await this.embedder.embed(checked.map((c) => c.text), options);
+    const createdMs = this.clock();
+    const ids = this.records.write(() =>
+      checked.map((c, i) => this.records.insert({ kind: c.kind, text: c.text, sensitiveKinds: c.sensitiveKinds, sourceTurn: c.sourceTurn, createdMs }, vectors[i] as Float32Array)),
+    );
+    this.index.sync();
+    this.index.snapshotIfDue(this.snapshotEvery);
+    return ids;
+  }
+
   /** The `k` most similar verified memories, best first. */
   async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<ScoredMemory[]> {
     this.index.sync();
