@@ -23,6 +23,7 @@ runServerMain(async (config) => {
     dataDir: dataDir(),
     embedder: embedderFromConfig(config),
     snapshotEvery: config.memory.snapshot_every,
+    exactSearchMax: config.memory.exact_search_max,
   });
   const health = store.health();
   logEvent(health.ok ? 'info' : 'error', 'memory_health', { ...health, path: store.path });

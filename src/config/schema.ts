@@ -111,6 +111,8 @@ const memorySchema = z.strictObject({
   min_score: z.number().min(-1).max(1).default(0.3),
   /** Changes between two snapshots of the FAISS index on disk (the database has every save either way). */
   snapshot_every: z.int().min(1).default(1000),
+  /** Memories up to which search is exact; past it, a graph index (HNSW) keeps searches fast. */
+  exact_search_max: z.int().min(1).default(20000),
   /** An OpenAI-compatible /v1/embeddings endpoint; an empty url = the built-in offline embedder. */
   embeddings: z
     .strictObject({

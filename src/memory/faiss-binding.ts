@@ -7,12 +7,13 @@ export interface FaissIndex {
   getDimension(): number;
   search(x: number[], k: number): { distances: number[]; labels: number[] };
   toBuffer(): Buffer;
+  add(x: number[]): void;
   mergeFrom(other: FaissIndex): void;
   removeIds(ids: number[]): number;
 }
 
 export interface FaissModule {
-  Index: { fromBuffer(buffer: Buffer): FaissIndex };
+  Index: { fromBuffer(buffer: Buffer): FaissIndex; fromFactory(dim: number, description: string, metric: number): FaissIndex };
 }
 
 let loaded: FaissModule | undefined;

@@ -103,3 +103,53 @@ function need(view: Buffer, at: number, bytes: number): true {
 function corrupt(detail: string): never {
   throw new AppError('MEMORY_INDEX_CORRUPT', `the FAISS index is damaged: ${detail}`);
 }
+
+/*
+ * An IndexHNSWFlat ("IHNf"): the index header, the HNSW graph (five
+ * vectors, each a uint64 count and its items: assign_probas of doubles,
+ * cum_nneighbor_per_level and levels of int32, offsets of uint64, neighbors
+ * of int32; then int32 entry_point, max_level, efConstruction, efSearch,
+ * upper_beam), then its storage, an IxFI flat index holding the vectors.
+ */
+const HNSW_VECTOR_ITEM_BYTES = [8, 4, 4, 8, 4];
+
+/** A copy of a serialized HNSW index with another search depth (efSearch): faiss-node has no setter. */
+export function withSearchDepth(buffer: Buffer, efSearch: number): Buffer {
+  const copy = Buffer.from(buffer);
+  copy.writeInt32LE(efSearch, hnswFieldsAt(copy) + 12);
+  return copy;
+}
+
+export function searchDepthOf(buffer: Buffer): number {
+  return buffer.readInt32LE(hnswFieldsAt(buffer) + 12);
+}
+
+/** The vectors of a serialized HNSW index, by position (its storage, at the end). */
+export function readHnswVectors(buffer: Uint8Array): { dim: number; count: number; vectorBytes: Uint8Array } {
+  const view = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const outer = readHeader(view, 0, 'IHNf');
+  const storageAt = hnswFieldsAt(view) + 20;
+  const inner = readHeader(view, storageAt, 'IxFI');
+  if (inner.dim !== outer.dim || inner.count !== outer.count) corrupt('the HNSW graph and its storage disagree on size');
+  let at = storageAt + HEADER_BYTES;
+  need(view, at, 8);
+  const floats = Number(view.readBigUInt64LE(at));
+  at += 8;
+  if (floats !== outer.count * outer.dim) corrupt(`${floats} floats for ${outer.count} vectors of ${outer.dim} dimensions`);
+  need(view, at, floats * 4);
+  if (at + floats * 4 !== view.length) corrupt('trailing bytes after the HNSW storage');
+  return { dim: outer.dim, count: outer.count, vectorBytes: view.subarray(at, at + floats * 4) };
+}
+
+/** Where entry_point starts, after the five vectors of the graph. */
+function hnswFieldsAt(view: Buffer): number {
+  readHeader(view, 0, 'IHNf');
+  let at = HEADER_BYTES;
+  for (const itemBytes of HNSW_VECTOR_ITEM_BYTES) {
+    need(view, at, 8);
+    const n = Number(view.readBigUInt64LE(at));
+    at += 8 + n * itemBytes;
+  }
+  need(view, at, 20);
+  return at;
+}

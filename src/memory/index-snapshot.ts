@@ -5,24 +5,30 @@ import { AppError, messageOf } from '../errors/index.js';
 
 export const INDEX_FILE = 'memory.index';
 const MAGIC = Buffer.from('DAMEMIX1', 'latin1');
-const FORMAT = 1;
+const FORMAT = 2;
 const TEMPORARY_PREFIX = `${INDEX_FILE}.tmp-`;
 
-/** What a snapshot says about itself, before its FAISS bytes. */
+/** What a snapshot says about itself, before its body (the graph's positions, then FAISS's bytes). */
 export interface SnapshotHeader {
   format: number;
+  /** `exact` (IDMap over FlatIP) or `graph` (HNSW, with the record id of each position). */
+  kind: 'exact' | 'graph';
   /** The embedder its vectors came from. */
   embedder: string;
   dim: number;
   /** The last change (memory.sqlite `changes.seq`) it reflects: later ones are replayed from the database. */
   seq: number;
   count: number;
+  /** Positions of the graph index, 8 bytes each (float64 record ids, -1 for a forgotten one); 0 for exact. */
+  positionCount: number;
   faissBytes: number;
-  faissCrc32: number;
+  /** CRC-32 of the whole body. */
+  bodyCrc32: number;
 }
 
 export interface Snapshot {
   header: SnapshotHeader;
+  positions: number[];
   faiss: Buffer;
 }
 
@@ -33,15 +39,22 @@ export interface Snapshot {
  * every `[memory] snapshot_every` changes and on close, not on every save:
  * the database holds each save, and what a snapshot lacks is replayed.
  */
-export function writeSnapshot(dataDir: string, header: Omit<SnapshotHeader, 'format' | 'faissBytes' | 'faissCrc32'>, faissBytes: Buffer): void {
-  const full: SnapshotHeader = { format: FORMAT, ...header, faissBytes: faissBytes.length, faissCrc32: crc32(faissBytes) };
+export function writeSnapshot(
+  dataDir: string,
+  header: Omit<SnapshotHeader, 'format' | 'positionCount' | 'faissBytes' | 'bodyCrc32'>,
+  body: { faiss: Buffer; positions?: readonly number[] },
+): void {
+  const positions = Buffer.alloc(8 * (body.positions?.length ?? 0));
+  body.positions?.forEach((id, i) => positions.writeDoubleLE(id, 8 * i));
+  const crc = crc32(body.faiss, crc32(positions));
+  const full: SnapshotHeader = { format: FORMAT, ...header, positionCount: body.positions?.length ?? 0, faissBytes: body.faiss.length, bodyCrc32: crc };
   const headerBytes = Buffer.from(JSON.stringify(full), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.length);
   const temporary = join(dataDir, `${TEMPORARY_PREFIX}${process.pid}-${Date.now()}`);
   const fd = openSync(temporary, 'w', 0o600);
   try {
-    for (const part of [MAGIC, length, headerBytes, faissBytes]) writeAll(fd, part);
+    for (const part of [MAGIC, length, headerBytes, positions, body.faiss]) writeAll(fd, part);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -75,10 +88,13 @@ export function readSnapshot(dataDir: string): Snapshot | undefined {
     throw damaged('the header is not JSON');
   }
   if (header.format !== FORMAT) throw damaged(`format ${String(header.format)}, expected ${FORMAT}`);
-  const faiss = bytes.subarray(headerStart + headerLength);
-  if (faiss.length !== header.faissBytes) throw damaged(`${faiss.length} bytes of FAISS data, the header says ${header.faissBytes}`);
-  if (crc32(faiss) !== header.faissCrc32) throw damaged('the FAISS data does not match its checksum');
-  return { header, faiss };
+  const body = bytes.subarray(headerStart + headerLength);
+  const positionBytes = 8 * header.positionCount;
+  if (body.length !== positionBytes + header.faissBytes) throw damaged(`${body.length} bytes of body, the header says ${positionBytes + header.faissBytes}`);
+  if (crc32(body) !== header.bodyCrc32) throw damaged('the FAISS data does not match its checksum');
+  const positions: number[] = [];
+  for (let i = 0; i < header.positionCount; i++) positions.push(body.readDoubleLE(8 * i));
+  return { header, positions, faiss: body.subarray(positionBytes) };
 }
 
 /** Temporary files a crash left behind in the middle of a snapshot (not those of a live process still writing one). */

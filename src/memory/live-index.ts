@@ -1,11 +1,13 @@
 import { crc32 } from 'node:zlib';
 import { isAppError, messageOf } from '../errors/index.js';
 import { logEvent, type LogSink } from '../log/index.js';
-import { readIdMap } from './faiss-format.js';
+import { ExactIndex } from './exact-index.js';
+import { readHnswVectors, readIdMap } from './faiss-format.js';
+import { GraphIndex } from './graph-index.js';
 import { readSnapshot, writeSnapshot } from './index-snapshot.js';
 import { checkRow, rowIntact, type Change, type MemoryRecords, type StoredRow } from './records.js';
 import type { MemoryHealth } from './types.js';
-import { VectorIndex, type IndexHit } from './vector-index.js';
+import type { IndexHit, VectorIndex } from './vector-index.js';
 
 const REBUILD_ADVICE = 'run `desktop-assistant memory rebuild`';
 /** Vectors added to FAISS in one merge while loading. */
@@ -32,6 +34,8 @@ export class LiveIndex {
     private readonly records: MemoryRecords,
     private readonly dataDir: string,
     private readonly embedderId: string,
+    /** Past this many vectors, exact search gives way to the graph (`[memory] exact_search_max`). */
+    private readonly exactSearchMax: number,
     private readonly log: LogSink,
   ) {}
 
@@ -87,7 +91,7 @@ export class LiveIndex {
   health(): MemoryHealth {
     const records = this.records.count();
     const problems = this.problems.length > 0 ? [...this.problems, REBUILD_ADVICE] : [];
-    return { ok: this.problems.length === 0, records, indexed: this.indexed.size, verified: this.indexed.size, problems, notes: [...this.notes] };
+    return { ok: this.problems.length === 0, records, indexed: this.indexed.size, verified: this.indexed.size, index: this.vectors?.kind ?? 'none', problems, notes: [...this.notes] };
   }
 
   /** The whole index again from the database's vectors, as of one moment; clears the problems a reload fixes. */
@@ -115,7 +119,8 @@ export class LiveIndex {
   private snapshot(): void {
     if (!this.vectors) return;
     try {
-      writeSnapshot(this.dataDir, { embedder: this.embedderId, dim: this.vectors.dim, seq: this.appliedSeq, count: this.indexed.size }, this.vectors.toBuffer());
+      const header = { kind: this.vectors.kind, embedder: this.embedderId, dim: this.vectors.dim, seq: this.appliedSeq, count: this.indexed.size };
+      writeSnapshot(this.dataDir, header, this.vectors.snapshot());
       this.sinceSnapshot = 0;
     } catch (error) {
       // The database has every save: a snapshot that fails costs start-up time, not data.
@@ -132,17 +137,28 @@ export class LiveIndex {
         this.note(`the index snapshot came from embedder ${snapshot.header.embedder}; it was rebuilt from the database`);
         return false;
       }
-      const contents = readIdMap(snapshot.faiss);
-      const vectors = VectorIndex.fromBuffer(contents.dim, snapshot.faiss);
-      const stride = contents.dim * 4;
-      for (let i = 0; i < contents.count; i++) {
-        this.indexed.set(Number(contents.ids[i]), crc32(contents.vectorBytes.subarray(i * stride, (i + 1) * stride)));
+      const { header, positions, faiss } = snapshot;
+      let ids: number[];
+      let vectorBytes: Uint8Array;
+      if (header.kind === 'graph') {
+        ({ vectorBytes } = readHnswVectors(faiss));
+        ids = positions;
+        this.vectors = GraphIndex.fromBuffer(header.dim, faiss, positions);
+      } else {
+        const contents = readIdMap(faiss);
+        ({ vectorBytes } = contents);
+        ids = contents.ids.map(Number);
+        this.vectors = ExactIndex.fromBuffer(header.dim, faiss);
       }
-      this.vectors = vectors;
+      const stride = header.dim * 4;
+      ids.forEach((id, i) => {
+        if (id >= 0) this.indexed.set(id, crc32(vectorBytes.subarray(i * stride, (i + 1) * stride)));
+      });
       this.appliedSeq = snapshot.header.seq;
       return true;
     } catch (error) {
-      if (!isAppError(error, 'MEMORY_INDEX_CORRUPT')) throw error;
+      if (!isAppError(error, 'MEMORY_INDEX_CORRUPT') && !(error instanceof RangeError)) throw error;
+      this.vectors = undefined;
       this.indexed.clear();
       this.note(`${messageOf(error)}; it was rebuilt from the database`);
       return false;
@@ -224,10 +240,25 @@ export class LiveIndex {
     const dim = parts[0]?.length ?? 0;
     const flat = new Float32Array(ids.length * dim);
     parts.forEach((part, i) => flat.set(part, i * dim));
-    this.vectors ??= VectorIndex.empty(dim);
+    this.vectors ??= ExactIndex.empty(dim);
     this.vectors.add(ids, flat);
     ids.forEach((id, i) => this.indexed.set(id, crcs[i] as number));
+    this.moveToGraphWhenLarge();
     return damaged;
+  }
+
+  /** Once, when the store outgrows exact search: every vector into a graph index (seconds per 10k vectors). */
+  private moveToGraphWhenLarge(): void {
+    if (this.vectors?.kind !== 'exact' || this.vectors.size <= this.exactSearchMax) return;
+    const started = Date.now();
+    const { dim, ids, vectorBytes } = this.vectors.entries();
+    const floats = new Float32Array(vectorBytes.byteLength / 4);
+    new Uint8Array(floats.buffer).set(vectorBytes);
+    const graph = GraphIndex.empty(dim);
+    graph.add(ids, floats);
+    this.vectors = graph;
+    this.sinceSnapshot += 1;
+    logEvent('info', 'memory_index_graph', { vectors: ids.length, ms: Date.now() - started }, this.log);
   }
 
   private removeIds(ids: number[]): void {

@@ -12,12 +12,15 @@ import type { MemoryHealth, MemoryKind, MemoryRecord, ScoredMemory } from './typ
 export const MAX_MEMORY_CHARS = 2000;
 const META_EMBEDDER = 'embedder';
 const DEFAULT_SNAPSHOT_EVERY = 1000;
+const DEFAULT_EXACT_SEARCH_MAX = 20_000;
 
 export interface MemoryStoreOptions {
   dataDir: string;
   embedder: Embedder;
   /** Changes between index snapshots on disk (`[memory] snapshot_every`). */
   snapshotEvery?: number;
+  /** Records up to which search is exact; past it, a graph index (`[memory] exact_search_max`). */
+  exactSearchMax?: number;
   busyTimeoutMs?: number;
   clock?: () => number;
   log?: LogSink;
@@ -74,7 +77,7 @@ export class MemoryStore {
         if (records.count() > 0) await rebuildVectors(records, options.embedder, { reason: `the embedder changed from ${stored ?? 'none'} to ${options.embedder.id}`, log });
         else records.write(() => records.setMeta(META_EMBEDDER, options.embedder.id));
       }
-      const index = new LiveIndex(records, options.dataDir, options.embedder.id, log);
+      const index = new LiveIndex(records, options.dataDir, options.embedder.id, options.exactSearchMax ?? DEFAULT_EXACT_SEARCH_MAX, log);
       index.load();
       return new MemoryStore(records, index, options.embedder, options);
     } catch (error) {

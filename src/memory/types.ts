@@ -32,6 +32,8 @@ export interface MemoryHealth {
   indexed: number;
   /** Records that search and list may return: in both, with matching checksums. */
   verified: number;
+  /** How search works now: exact, or through the graph index of a large store; none before the first memory. */
+  index: 'exact' | 'graph' | 'none';
   /** One line per kind of problem, for people; any problem makes `ok` false. */
   problems: string[];
   /** What start-up repaired by itself (a damaged snapshot rebuilt from the database). */

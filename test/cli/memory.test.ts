@@ -68,7 +68,7 @@ describe('desktop-assistant memory', () => {
 
     const bad = await memory(['status']);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain('3 memories, 2 verified against the index');
+    expect(bad.stdout).toContain('3 memories, 2 verified against the index (exact search)');
     expect(bad.stderr).toContain('memory health: 1 records in the database do not match their checksums; run `desktop-assistant memory rebuild`');
 
     const rebuilt = await memory(['rebuild']);

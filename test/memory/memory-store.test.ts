@@ -10,8 +10,10 @@ const quiet = { write: () => true };
 let dir: TempDir;
 const open: MemoryStore[] = [];
 
+let exactSearchMax = 20_000;
+
 async function openStore(options: Partial<MemoryStoreOptions> = {}): Promise<MemoryStore> {
-  const store = await MemoryStore.open({ dataDir: dir.path, embedder: new HashedEmbedder(), log: quiet, ...options });
+  const store = await MemoryStore.open({ dataDir: dir.path, embedder: new HashedEmbedder(), log: quiet, exactSearchMax, ...options });
   open.push(store);
   return store;
 }
@@ -34,7 +36,15 @@ afterEach(async () => {
   await dir.remove();
 });
 
-describe('MemoryStore', () => {
+// Every behaviour with exact search, and with the graph index a large store moves to (here past one memory).
+describe.each([
+  { search: 'exact', max: 20_000 },
+  { search: 'graph', max: 1 },
+])('MemoryStore ($search search)', ({ max }) => {
+  beforeEach(() => {
+    exactSearchMax = max;
+  });
+
   it('saves, finds the closest memory first, lists newest first and forgets', async () => {
     let now = 1000;
     const store = await openStore({ clock: () => now++ });
@@ -56,7 +66,7 @@ describe('MemoryStore', () => {
     expect(store.forget(birthday.id)).toBe(true);
     expect(store.forget(birthday.id)).toBe(false);
     expect((await store.search({ query: "sister's birthday", k: 5 })).map((h) => h.id)).toEqual([coffee.id]);
-    expect(store.health()).toMatchObject({ ok: true, records: 1, verified: 1 });
+    expect(store.health()).toMatchObject({ ok: true, records: 1, verified: 1, index: max === 1 ? 'graph' : 'exact' });
   });
 
   it('keeps every memory across a restart, from the snapshot written on close', async () => {
@@ -67,7 +77,7 @@ describe('MemoryStore', () => {
     expect(existsSync(join(dir.path, INDEX_FILE))).toBe(true);
 
     const second = await openStore();
-    expect(second.health()).toMatchObject({ ok: true, records: 30, verified: 30, problems: [], notes: [] });
+    expect(second.health()).toMatchObject({ ok: true, records: 30, verified: 30, problems: [], notes: [], index: max === 1 ? 'graph' : 'exact' });
     const hits = await second.search({ query: 'note number 17 about topic 3', k: 1 });
     expect(hits[0]?.id).toBe(ids[17]);
   });

@@ -28,6 +28,8 @@ describe('memory server killed with SIGKILL in the middle of a burst of saves', 
     let attempted = 0;
 
     for (let trial = 0; trial < TRIALS; trial++) {
+      // Odd trials with the graph index a large store uses (past 10 memories here), even ones with exact search.
+      await home.write('config/config.toml', `[memory]\nsnapshot_every = 3\nexact_search_max = ${trial % 2 === 0 ? 100_000 : 10}\n`);
       const server: StdioServerHandle = await connectMemoryServer(folders);
       // Killed right when this many saves of the burst are acknowledged: the rest are queued or in flight.
       const killAfter = 1 + ((trial * 7) % (BURST - 10));

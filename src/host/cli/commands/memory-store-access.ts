@@ -23,6 +23,7 @@ export async function withMemoryStore<T>(
     dataDir: dataDir(io.env),
     embedder: embedderFromConfig(config, io.env),
     snapshotEvery: config.memory.snapshot_every,
+    exactSearchMax: config.memory.exact_search_max,
     log: io.stderr,
   });
   try {

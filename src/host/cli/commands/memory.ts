@@ -74,7 +74,7 @@ export const memoryStatusCommand: CliCommand = {
     const { health, path } = await withMemoryStore(io, values['config-dir'], (store) => ({ health: store.health(), path: store.path }), { writes: false });
     if (values.json) io.stdout.write(`${JSON.stringify({ path, ...health })}\n`);
     else {
-      io.stdout.write(`${path}: ${health.records} memories, ${health.verified} verified against the index\n`);
+      io.stdout.write(`${path}: ${health.records} memories, ${health.verified} verified against the index (${health.index} search)\n`);
       writeHealth(io, health);
     }
     return health.ok ? 0 : 1;
