@@ -10,7 +10,7 @@ process.env.OMP_NUM_THREADS ??= '1';
 process.env.OPENBLAS_NUM_THREADS ??= '1';
 
 import { dataDir } from '../../src/config/index.js';
-import { AppError } from '../../src/errors/index.js';
+import { AppError, isAppError, messageOf } from '../../src/errors/index.js';
 import { logEvent } from '../../src/log/index.js';
 import { embedderFromConfig, memoryEnabled, MemoryStore } from '../../src/memory/index.js';
 import { runServerMain } from '../shared/server-main.js';
@@ -19,13 +19,22 @@ import { createMemoryServer } from './server.js';
 runServerMain(async (config) => {
   // Disabled means no memory file is opened or created, even when started by hand.
   if (!memoryEnabled(config)) throw new AppError('MEMORY_DISABLED', 'memory is turned off ([memory] enabled = false or OWNER_MEMORY_ENABLED=0)');
-  const store = await MemoryStore.open({
+  let opened: Promise<MemoryStore> | undefined;
+  const openStore = (): Promise<MemoryStore> => (opened ??= MemoryStore.open({
     dataDir: dataDir(),
     embedder: embedderFromConfig(config),
     snapshotEvery: config.memory.snapshot_every,
     exactSearchMax: config.memory.exact_search_max,
-  });
-  const health = store.health();
-  logEvent(health.ok ? 'info' : 'error', 'memory_health', { ...health, path: store.path });
-  return { server: createMemoryServer(store), close: async () => store.close() };
+  }).then(
+    (store) => {
+      const health = store.health();
+      logEvent(health.ok ? 'info' : 'error', 'memory_health', { ...health, path: store.path });
+      return store;
+    },
+    (error: unknown) => {
+      logEvent('error', 'memory_unavailable', { code: isAppError(error) ? error.code : 'MEMORY_FAILED', error: messageOf(error) });
+      throw error;
+    },
+  ));
+  return { server: createMemoryServer(openStore), close: async () => (await opened?.catch(() => undefined))?.close() };
 });

@@ -48,13 +48,29 @@ const HANDLERS: Record<string, Handler> = {
 
 /**
  * The memory server: memory.search, memory.save, memory.forget and
- * memory.list over one MemoryStore. Every bad call is an error result with
- * a code; a sensitive save without the router's word that the user
- * confirmed it is refused (MEMORY_SENSITIVE_UNCONFIRMED).
+ * memory.list over one MemoryStore, opened by `openStore` once the tools
+ * are listed (or at the first call): opening checks every record and may
+ * rebuild a large index for minutes, which must not keep the server from
+ * answering `initialize` and `tools/list` in time. Calls wait for it. Every
+ * bad call is an error result with a code; a sensitive save without the
+ * router's word that the user confirmed it is refused
+ * (MEMORY_SENSITIVE_UNCONFIRMED).
  */
-export function createMemoryServer(store: MemoryStore, log: LogSink = process.stderr): Server {
+export function createMemoryServer(openStore: () => Promise<MemoryStore>, log: LogSink = process.stderr): Server {
+  let opening: Promise<MemoryStore> | undefined;
+  const ready = (): Promise<MemoryStore> => {
+    if (!opening) {
+      // After this turn of the event loop: the tools/list answer goes out first.
+      opening = new Promise<void>((resolve) => setImmediate(resolve)).then(openStore);
+      opening.catch(() => undefined);
+    }
+    return opening;
+  };
   const server = new Server({ name: 'desktop-assistant-memory', version: PACKAGE_VERSION }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MEMORY_TOOLS }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    void ready();
+    return { tools: MEMORY_TOOLS };
+  });
   // The fallback handler, as in the other built-in servers: bad params are an error result, not a protocol error.
   server.fallbackRequestHandler = async (request: JSONRPCRequest, extra): Promise<CallToolResult> => {
     if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
@@ -64,6 +80,9 @@ export function createMemoryServer(store: MemoryStore, log: LogSink = process.st
     if (!handler) return errorResult(new AppError('MEMORY_UNKNOWN_TOOL', `no tool named ${name}; this server has ${Object.keys(HANDLERS).join(', ')}`));
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
     try {
+      const store = await ready().catch((error: unknown) => {
+        throw new AppError('MEMORY_UNAVAILABLE', `the memory store could not be opened: ${messageOf(error)}`, { cause: error });
+      });
       return await handler(params.arguments, { store, meta, signal: extra.signal });
     } catch (error) {
       const failure = isAppError(error) ? error : new AppError('MEMORY_FAILED', messageOf(error), { cause: error });

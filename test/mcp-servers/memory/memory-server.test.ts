@@ -104,6 +104,18 @@ describe('memory server over stdio', () => {
     }
   });
 
+  it('lists its tools even when the store cannot be opened, and every call says why', async () => {
+    const folders = await memoryFolders(home);
+    await home.write('data/memory.sqlite', 'this is not a database');
+    const server = await connectMemoryServer(folders);
+    servers.push(server);
+    expect((await server.client.listTools()).tools).toHaveLength(4);
+    const result = (await server.client.callTool({ name: 'memory.list', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toMatch(/^MEMORY_UNAVAILABLE: the memory store could not be opened: .*memory\.sqlite is not a readable SQLite database/);
+    expect(server.stderr()).toContain('memory_unavailable');
+  });
+
   it('when memory is disabled, exits saying so and opens or creates no memory file', async () => {
     for (const [toml, env] of [['[memory]\nenabled = false\n', {}], ['', { OWNER_MEMORY_ENABLED: '0' }]] as const) {
       const { configDir, dataDir } = await memoryFolders(home, toml);
