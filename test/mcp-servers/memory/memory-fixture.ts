@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { MemoryView } from '../../../mcp-servers/memory/format.js';
 import { connectStdio, type StdioServerHandle } from '../../helpers/mcp-stdio.js';
 import { MEMORY_SERVER } from '../../helpers/paths.js';
 import type { TempDir } from '../../helpers/temp-dir.js';
+
+export type { MemoryView };
 
 /** A config folder and a data folder for memory servers, in one temp dir. */
 export async function memoryFolders(home: TempDir, configToml = ''): Promise<{ configDir: string; dataDir: string }> {
@@ -14,15 +17,6 @@ export async function memoryFolders(home: TempDir, configToml = ''): Promise<{ c
 /** The compiled memory server, as the hub runs it. */
 export function connectMemoryServer(folders: { configDir: string; dataDir: string }, env: Record<string, string> = {}): Promise<StdioServerHandle> {
   return connectStdio(process.execPath, [MEMORY_SERVER, '--config-dir', folders.configDir], { DESKTOP_ASSISTANT_DATA_DIR: folders.dataDir, ...env });
-}
-
-export interface MemoryView {
-  id: number;
-  kind: string;
-  text: string;
-  score?: number;
-  time: string;
-  sensitive?: true;
 }
 
 export function structured<T>(result: unknown): T {
