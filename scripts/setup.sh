@@ -27,7 +27,9 @@ install_npm_packages() {
   want=$(sha256sum package-lock.json | cut -d' ' -f1)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
   say "npm ci"
-  npm ci --no-fund --no-audit
+  # Native addons (naudiodon, segfault-handler) build with node-gyp, which
+  # would download Node's headers: this Node's own are next to it.
+  npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm ci --no-fund --no-audit
   echo "$want" > "$stamp"
 }
 
