@@ -13,6 +13,8 @@ const WARMUP = 20;
 /** The project's goal: search p95 at 100k records, k = 5. */
 const GOAL_SEARCH_P95_MS = 5;
 const IMPORT_BATCH = 10_000;
+/** Queries whose results are compared with an exact search, at the largest size. */
+const RECALL_QUERIES = 50;
 const quiet = { write: () => true };
 
 /**
@@ -38,11 +40,13 @@ async function runMemory(options: BenchmarkRunOptions = {}): Promise<Figures> {
     try {
       const rssBefore = process.memoryUsage().rss;
       let store = await MemoryStore.open({ dataDir, embedder: new HashedEmbedder(), log: quiet, snapshotEvery: Number.MAX_SAFE_INTEGER });
+      const saved = new Map<number, string>();
       const loading = now();
       for (let done = 0; done < size; done += IMPORT_BATCH) {
         const batch: SaveRequest[] = [];
         for (let i = 0; i < Math.min(IMPORT_BATCH, size - done); i++) batch.push({ text: sentences.next(), kind: MEMORY_KINDS[i % MEMORY_KINDS.length] ?? 'note' });
-        await store.saveMany(batch);
+        const ids = await store.saveMany(batch);
+        ids.forEach((id, i) => saved.set(id, batch[i]?.text ?? ''));
       }
       process.stderr.write(`memory: ${size} records loaded in ${(elapsedMs(loading) / 1000).toFixed(1)} s\n`);
 
@@ -54,10 +58,15 @@ async function runMemory(options: BenchmarkRunOptions = {}): Promise<Figures> {
       const searches: number[] = [];
       for (let i = 0; i < SEARCHES; i++) searches.push(await timeMs(search));
       const saves: number[] = [];
-      for (let i = 0; i < SAVES; i++) saves.push(await timeMs(() => store.save({ text: sentences.next(), kind: 'note' })));
+      for (let i = 0; i < SAVES; i++) {
+        const text = sentences.next();
+        saves.push(await timeMs(async () => saved.set((await store.save({ text, kind: 'note' })).id, text)));
+      }
       Object.assign(figures, distribution(`search_${label(size)}`, searches, true), distribution(`save_${label(size)}`, saves, true));
 
       if (size === SIZES[SIZES.length - 1]) {
+        figures[`index_${label(size)}`] = store.health().index;
+        figures[`recall_at_${K}_${label(size)}`] = round(await recallAtK(store, saved, sentences), 3);
         const closing = now();
         store.close();
         figures[`close_with_snapshot_${label(size)}_ms`] = round(elapsedMs(closing));
@@ -78,6 +87,35 @@ async function runMemory(options: BenchmarkRunOptions = {}): Promise<Figures> {
     }
   }
   return figures;
+}
+
+/**
+ * The share of the true k nearest (an exact scan of every vector, in
+ * JavaScript) that the store's search returns: 1 for exact search, below 1
+ * where the graph index misses some.
+ */
+async function recallAtK(store: MemoryStore, saved: Map<number, string>, sentences: SentenceMaker): Promise<number> {
+  const embedder = new HashedEmbedder();
+  const ids = [...saved.keys()];
+  const vectors = await embedder.embed([...saved.values()]);
+  let found = 0;
+  for (let q = 0; q < RECALL_QUERIES; q++) {
+    const query = sentences.query();
+    const [v] = await embedder.embed([query]);
+    if (!v) continue;
+    const scored = ids.map((id, i) => ({ id, score: dot(v, vectors[i] as Float32Array) }));
+    scored.sort((a, b) => b.score - a.score);
+    const truth = new Set(scored.slice(0, K).map((s) => s.id));
+    const hits = await store.search({ query, k: K });
+    found += hits.filter((h) => truth.has(h.id)).length;
+  }
+  return found / (RECALL_QUERIES * K);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
 }
 
 function label(size: number): string {

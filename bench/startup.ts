@@ -98,12 +98,15 @@ async function runStartup(options: BenchmarkRunOptions = {}): Promise<Figures> {
   }
 }
 
+const BUILTINS_OFF = '[adapters.shell_readonly]\nenabled = false\n[adapters.browser]\nenabled = false\n[memory]\nenabled = false\n';
+
 async function prepare(root: string, name: Setup['name'], configToml: string): Promise<Setup> {
   const configDir = join(root, name, 'config');
   const dataDir = join(root, name, 'data');
   await mkdir(join(configDir, 'tools'), { recursive: true });
   for (const [tool, text] of Object.entries(TOOL_FILES)) await writeFile(join(configDir, 'tools', `${tool}.toml`), text);
-  if (configToml !== '') await writeFile(join(configDir, 'config.toml'), configToml);
+  // Only the servers named here: the built-in adapters and memory are turned off.
+  await writeFile(join(configDir, 'config.toml'), `${BUILTINS_OFF}${configToml}`);
   return { name, configDir, dataDir, servers: configToml === '' ? [TOOLS_SERVER_NAME] : [TOOLS_SERVER_NAME, THIRD_PARTY] };
 }
 
