@@ -29,7 +29,10 @@ install_npm_packages() {
   say "npm ci"
   # Native addons (naudiodon, segfault-handler) build with node-gyp, which
   # would download Node's headers: this Node's own are next to it.
-  npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm ci --no-fund --no-audit
+  # onnxruntime-node (the VAD; Kokoro's copy too) would download CUDA files
+  # at install: the CPU build it ships is the one used.
+  ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip \
+    npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm ci --no-fund --no-audit
   echo "$want" > "$stamp"
 }
 

@@ -156,6 +156,45 @@ export const configSchema = z.strictObject({
       model: z.string().default('~/.local/share/desktop-assistant/models/whisper/ggml-large-v3-turbo-q5_0.bin'),
       device: z.int().min(0).default(0),
       port: z.int().min(1).max(65535).default(8182),
+      /** whisper.cpp's server program, started with model, device and port; found on PATH unless a path. */
+      binary: z.string().min(1).default('whisper-server'),
+      /** An already running whisper-server (e.g. http://127.0.0.1:8182); empty = start `binary`. */
+      url: z.union([z.literal(''), z.string().url()]).default(''),
+    })
+    .prefault({}),
+  /** Speech to text: pocketsphinx works offline with Debian's model; whisper needs a whisper.cpp model. */
+  stt: z
+    .strictObject({
+      engine: z.enum(['pocketsphinx', 'whisper']).default('pocketsphinx'),
+      /** A JSGF grammar for pocketsphinx (only these phrases are heard); empty = free speech. */
+      grammar: z.string().default(''),
+      /** Transcripts the engine is less sure of than this (0..1) are dropped without asking the LLM. */
+      min_confidence: z.number().min(0).max(1).default(0),
+    })
+    .prefault({}),
+  /** Text to speech: espeak-ng works everywhere; kokoro needs the model files of `[kokoro]`. */
+  tts: z
+    .strictObject({
+      engine: z.enum(['espeak', 'kokoro']).default('espeak'),
+    })
+    .prefault({}),
+  /** Audio devices (PortAudio), by name or part of it; "default" = the system's. */
+  audio: z
+    .strictObject({
+      input: z.string().min(1).default('default'),
+      output: z.string().min(1).default('default'),
+    })
+    .prefault({}),
+  /** Voice activity detection (Silero): when an utterance starts and ends. */
+  vad: z
+    .strictObject({
+      /** Speech probability (0..1) above which a frame is speech. */
+      threshold: z.number().gt(0).lt(1).default(0.5),
+      min_speech_ms: z.int().min(0).max(5000).default(250),
+      /** Silence that ends an utterance. */
+      silence_ms: z.int().min(100).max(10_000).default(500),
+      /** Audio kept from before speech started, so no first word is clipped. */
+      prefix_ms: z.int().min(0).max(2000).default(300),
     })
     .prefault({}),
   kokoro: z

@@ -18,7 +18,10 @@ interface Base {
   turnId?: string;
 }
 
-/** What the assistant is doing; the voice issues add listening, speaking, interrupted. */
+/** What starts a recording: the microphone's mute switch, the HTTP API, a key in `chat --voice`, a file (`run --input`). */
+export type VoiceTrigger = 'switch' | 'http' | 'key' | 'file';
+
+/** What the assistant is doing; the full-duplex voice adds interrupted and recovering. */
 export type ActivityState = 'idle' | 'listening' | 'thinking' | 'speaking' | 'interrupted' | 'tool_running' | 'recovering';
 
 export type AssistantEvent =
@@ -35,6 +38,10 @@ export type AssistantEvent =
   | (Base & { type: 'tool.ended'; stage: 'tool'; callId: string; tool: string; status: ToolCallStatus; durationMs: number; outputChars: number; truncated: boolean })
   | (Base & { type: 'server.state'; stage: 'hub'; server: string; state: 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped'; detail?: string })
   | (Base & { type: 'tools.changed'; stage: 'hub'; count: number })
+  | (Base & { type: 'voice.listening'; stage: 'voice'; trigger: VoiceTrigger })
+  | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number })
+  | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; language?: string; dropped?: string; durationMs?: number })
+  | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'started' | 'ended' })
   | (Base & { type: 'memory.recalled'; stage: 'conversation'; ids: number[]; durationMs: number })
   | (Base & { type: 'state.changed'; stage: 'conversation'; state: ActivityState; previous: ActivityState })
   | (Base & { type: 'error'; stage: string; code: string; message: string; recoverable: boolean });

@@ -1,13 +1,15 @@
 import type { ActivityState, AssistantBus, AssistantEvent } from '../../events/index.js';
 
 /**
- * What the assistant is doing, derived from the events of text turns:
- * idle, thinking, tool_running. Each change is itself an event. (The voice
- * issues replace this with the full state machine.)
+ * What the assistant is doing, derived from events: listening (a recording
+ * started), thinking (a turn), tool_running, speaking (from the first audio
+ * of a reply until its playback ended), idle. Each change is itself an
+ * event. (The full-duplex voice replaces this with its state machine.)
  */
 export class ActivityTracker {
   private current: ActivityState = 'idle';
   private turn: { id: string; startedAtMs: number } | null = null;
+  private playing = false;
   private readonly stop: () => void;
 
   constructor(
@@ -31,16 +33,26 @@ export class ActivityTracker {
 
   private follow(event: AssistantEvent): void {
     switch (event.type) {
+      case 'voice.listening':
+        return this.move('listening', event.turnId);
+      case 'voice.transcript':
+        // Nothing worth answering was heard: back to idle.
+        return event.final && event.dropped !== undefined && !this.turn ? this.move('idle', event.turnId) : undefined;
       case 'turn.started':
         this.turn = { id: event.turnId ?? '', startedAtMs: event.atMs };
         return this.move('thinking', event.turnId);
       case 'tool.started':
         return this.move('tool_running', event.turnId);
       case 'tool.ended':
-        return this.turn ? this.move('thinking', event.turnId) : undefined;
+        return this.turn ? this.move(this.playing ? 'speaking' : 'thinking', event.turnId) : undefined;
+      case 'voice.playback':
+        this.playing = event.phase === 'started';
+        if (this.playing) return this.move('speaking', event.turnId);
+        return this.move(this.turn ? 'thinking' : 'idle', event.turnId);
       case 'turn.ended':
         this.turn = null;
-        return this.move('idle', event.turnId);
+        // A spoken reply is still playing: idle comes when it ends.
+        return this.playing ? undefined : this.move('idle', event.turnId);
       default:
         return undefined;
     }
