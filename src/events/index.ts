@@ -3,6 +3,7 @@ export {
   EVENT_TEXT_LIMIT,
   clip,
   type ActivityState,
+  type VoiceTrigger,
   type AssistantEvent,
   type AssistantEventType,
   type DecidedBy,

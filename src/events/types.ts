@@ -18,8 +18,8 @@ interface Base {
   turnId?: string;
 }
 
-/** What starts a recording: the microphone's mute switch, the HTTP API, a key in `chat --voice`, a file (`run --input`). */
-export type VoiceTrigger = 'switch' | 'http' | 'key' | 'file';
+/** What starts a recording: the microphone's mute switch, the HTTP API, a key in `chat --voice`, a file (`run --input`), or a spoken confirmation's question (`answer`). */
+export type VoiceTrigger = 'switch' | 'http' | 'key' | 'file' | 'answer';
 
 /** What the assistant is doing; the full-duplex voice adds interrupted and recovering. */
 export type ActivityState = 'idle' | 'listening' | 'thinking' | 'speaking' | 'interrupted' | 'tool_running' | 'recovering';

@@ -48,6 +48,7 @@ export async function conversationFixture(replies: ScriptedReply[], options: { t
   });
   return {
     conversation,
+    bus,
     llmServer,
     hub,
     events,

@@ -1,0 +1,37 @@
+import type { ConfirmationChannel } from '../../host/router/index.js';
+import type { Stt } from '../types.js';
+import type { Speaker } from './speaker.js';
+import { confirmationPrompt, spokenAnswer } from './spoken-answer.js';
+
+export interface VoiceConfirmationOptions {
+  speaker: Speaker;
+  stt: Stt;
+  /** Records the answer: samples once the VAD hears it end, undefined when nobody spoke before `signal` aborted. */
+  listen: (signal: AbortSignal) => Promise<Int16Array | undefined>;
+  /** The language of the question being answered (the turn's). */
+  language: () => string;
+}
+
+/**
+ * The router's confirmation channel for voice turns: asks aloud (the tool,
+ * and why when the content is sensitive), waits for the question to be
+ * played (no echo cancellation in turn-based mode: the microphone must not
+ * hear the question), then listens for a spoken yes or no in the question's
+ * language. Silence until the router's timeout, or words that say neither,
+ * are a no.
+ */
+export function voiceConfirmation(options: VoiceConfirmationOptions): ConfirmationChannel {
+  return {
+    async confirm(request, { signal }) {
+      const language = options.language();
+      await options.speaker.say(confirmationPrompt(request.tool, request.reason, language), language, request.turnId, signal);
+      await options.speaker.drain();
+      if (signal.aborted) return { answer: 'denied' };
+      const samples = await options.listen(signal);
+      if (!samples) return { answer: 'denied' };
+      let text = '';
+      for await (const result of options.stt.transcribe(samples, { signal, language })) if (result.final) text = result.text;
+      return spokenAnswer(text) === 'yes' ? { answer: 'approved' } : { answer: 'denied' };
+    },
+  };
+}
