@@ -3,6 +3,7 @@ import { isAppError, messageOf } from '../../errors/index.js';
 import { PACKAGE_VERSION } from '../../package-root.js';
 import { UsageError, type CliCommand, type CliIo } from './command.js';
 import { configCheckCommand } from './commands/config-check.js';
+import { doctorCommand } from './commands/doctor.js';
 import { askCommand } from './commands/ask.js';
 import { auditCommand } from './commands/audit.js';
 import { chatCommand } from './commands/chat.js';
@@ -13,7 +14,7 @@ import { tokenCommand } from './commands/token.js';
 import { toolServerCommand } from './commands/tool-server.js';
 import { toolsApproveCommand, toolsCommand } from './commands/tools.js';
 
-const COMMANDS: CliCommand[] = [runCommand, tokenCommand, chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, ...MEMORY_COMMANDS, mcpCommand, configCheckCommand, toolServerCommand];
+const COMMANDS: CliCommand[] = [runCommand, tokenCommand, chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, ...MEMORY_COMMANDS, mcpCommand, configCheckCommand, doctorCommand, toolServerCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));

@@ -1,0 +1,146 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { expandHome, type Config } from '../config/index.js';
+import { messageOf } from '../errors/index.js';
+import { memoryEnabled } from '../memory/index.js';
+import { failed, passed, skipped, type CheckResult } from './check.js';
+import { findProgram } from './programs.js';
+
+const SETUP = 'run `bash scripts/setup.sh` in the checkout (it installs the Debian packages and builds what is native)';
+const LLM_TIMEOUT_MS = 3000;
+const requireHere = createRequire(import.meta.url);
+
+export interface DoctorContext {
+  config: Config;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Whether the voice is meant to run (`[voice] enabled`): audio checks fail only then. */
+  voice: boolean;
+}
+
+export async function llmCheck({ config }: DoctorContext): Promise<CheckResult> {
+  const url = `${config.llm.replace(/\/+$/, '')}/models`;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(LLM_TIMEOUT_MS) });
+    if (!response.ok) return failed('LLM', `${url} answered HTTP ${response.status}`, 'check that `llm` in config.toml is the server\'s /v1 URL');
+    return passed('LLM', `${config.llm} answers`);
+  } catch (error) {
+    return failed(
+      'LLM',
+      `cannot reach ${url}: ${messageOf(error)}`,
+      `start an OpenAI-compatible server there, e.g. \`llama-server -m MODEL.gguf --jinja --port 8181\`, or set \`llm\` in config.toml`,
+    );
+  }
+}
+
+export async function sttCheck({ config, env }: DoctorContext): Promise<CheckResult> {
+  if (config.stt.engine === 'pocketsphinx') {
+    const program = findProgram('pocketsphinx_continuous', env);
+    const model = '/usr/share/pocketsphinx/model/en-us/en-us';
+    if (!program) return failed('STT (pocketsphinx)', 'pocketsphinx_continuous is not on PATH', `\`sudo apt-get install pocketsphinx pocketsphinx-en-us\`, or ${SETUP}`);
+    if (!existsSync(model)) return failed('STT (pocketsphinx)', `no acoustic model at ${model}`, '`sudo apt-get install pocketsphinx-en-us`');
+    if (config.stt.grammar !== '' && !existsSync(expandHome(config.stt.grammar))) {
+      return failed('STT (pocketsphinx)', `the grammar ${config.stt.grammar} does not exist`, 'fix `[stt] grammar` or set it to ""');
+    }
+    return passed('STT (pocketsphinx)', `${program}, model ${model}`);
+  }
+  const { url, binary, model } = config.whisper;
+  if (url !== '') {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(LLM_TIMEOUT_MS) });
+      return passed('STT (whisper)', `${url} answers`);
+    } catch (error) {
+      return failed('STT (whisper)', `cannot reach ${url}: ${messageOf(error)}`, 'start whisper-server there, or empty `[whisper] url` to let the assistant start it');
+    }
+  }
+  if (!findProgram(binary, env)) {
+    return failed('STT (whisper)', `${binary} is not on PATH`, 'build whisper.cpp and put its `whisper-server` on PATH, or set `[whisper] binary` to its path (or use `[stt] engine = "pocketsphinx"`)');
+  }
+  if (!existsSync(expandHome(model))) {
+    return failed('STT (whisper)', `no whisper model at ${expandHome(model)}`, 'download a ggml model (e.g. ggml-large-v3-turbo-q5_0.bin) there, or set `[whisper] model`');
+  }
+  return passed('STT (whisper)', `${binary}, model ${expandHome(model)}`);
+}
+
+export function ttsCheck({ config, env }: DoctorContext): CheckResult {
+  if (config.tts.engine === 'espeak') {
+    const program = findProgram('espeak-ng', env);
+    return program ? passed('TTS (espeak-ng)', program) : failed('TTS (espeak-ng)', 'espeak-ng is not on PATH', `\`sudo apt-get install espeak-ng\`, or ${SETUP}`);
+  }
+  for (const path of [config.kokoro.model, config.kokoro.voices].map(expandHome)) {
+    if (!existsSync(path)) return failed('TTS (kokoro)', `missing ${path}`, 'put the Kokoro model files there (see `[kokoro]`), or use `[tts] engine = "espeak"`');
+  }
+  return passed('TTS (kokoro)', expandHome(config.kokoro.model));
+}
+
+export function vadCheck(): CheckResult {
+  try {
+    requireHere('onnxruntime-node');
+    const model = join(requireHere.resolve('onnxruntime-node'), '..', '..', '..', '..', '@jjhbw', 'silero-vad', 'weights', 'silero_vad.onnx');
+    if (!existsSync(model)) return failed('VAD (Silero)', `no model at ${model}`, SETUP);
+    return passed('VAD (Silero)', model);
+  } catch (error) {
+    return failed('VAD (Silero)', `onnxruntime-node does not load: ${messageOf(error)}`, SETUP);
+  }
+}
+
+export function audioCheck({ config, voice }: DoctorContext): CheckResult {
+  const name = 'audio devices';
+  if (!voice) return skipped(name, 'the voice is off ([voice] enabled = false)');
+  try {
+    const naudiodon = requireHere('naudiodon') as { getDevices(): { name: string; maxInputChannels: number; maxOutputChannels: number }[] };
+    const devices = naudiodon.getDevices();
+    const inputs = devices.filter((d) => d.maxInputChannels > 0).map((d) => d.name);
+    const outputs = devices.filter((d) => d.maxOutputChannels > 0).map((d) => d.name);
+    const wantIn = config.audio.input;
+    const wantOut = config.audio.output;
+    const has = (list: string[], want: string): boolean => (want === 'default' ? list.length > 0 : list.some((n) => n.includes(want)));
+    if (!has(inputs, wantIn)) return failed(name, `no input device ${wantIn === 'default' ? 'at all' : `named like "${wantIn}"`} (inputs: ${inputs.join(', ') || 'none'})`, 'plug in a microphone or set `[audio] input` to one of the names listed');
+    if (!has(outputs, wantOut)) return failed(name, `no output device ${wantOut === 'default' ? 'at all' : `named like "${wantOut}"`} (outputs: ${outputs.join(', ') || 'none'})`, 'set `[audio] output` to one of the names listed');
+    return passed(name, `input ${wantIn}, output ${wantOut}`);
+  } catch (error) {
+    return failed(name, `PortAudio (naudiodon) does not load: ${messageOf(error)}`, SETUP);
+  }
+}
+
+export function chromiumCheck({ config }: DoctorContext): CheckResult {
+  const browser = config.adapters.browser;
+  if (!browser.enabled) return skipped('Chromium', 'the browser adapter is off');
+  return existsSync(browser.chromium) ? passed('Chromium', browser.chromium) : failed('Chromium', `no browser at ${browser.chromium}`, `\`sudo apt-get install chromium\`, or set \`[adapters.browser] chromium\``);
+}
+
+export function faissCheck({ config, env }: DoctorContext): CheckResult {
+  if (!memoryEnabled(config, env)) return skipped('FAISS (memory)', 'memory is off');
+  try {
+    requireHere('faiss-node');
+    return passed('FAISS (memory)', 'faiss-node loads');
+  } catch (error) {
+    return failed('FAISS (memory)', `faiss-node does not load: ${messageOf(error)}`, `${SETUP}; it builds faiss-node against Debian's libfaiss-dev`);
+  }
+}
+
+export function dataFolderCheck({ dataDir }: DoctorContext): CheckResult {
+  // Looks without creating: a missing folder is fine when the first existing one above it is writable.
+  let dir = dataDir;
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  try {
+    accessSync(dir, constants.W_OK);
+    return passed('data folder', dir === dataDir ? `${dataDir} is writable` : `${dataDir} will be created (in ${dir}, writable)`);
+  } catch (error) {
+    return failed('data folder', `${dir}: ${messageOf(error)}`, `make it writable by you (\`chmod u+w ${dir}\`), or point DESKTOP_ASSISTANT_DATA_DIR elsewhere`);
+  }
+}
+
+export async function runChecks(context: DoctorContext): Promise<CheckResult[]> {
+  return [
+    await llmCheck(context),
+    await sttCheck(context),
+    ttsCheck(context),
+    vadCheck(),
+    audioCheck(context),
+    chromiumCheck(context),
+    faissCheck(context),
+    dataFolderCheck(context),
+  ];
+}
