@@ -10,6 +10,15 @@ import type { Metrics } from './metrics.js';
 import type { StaticFile } from './static-files.js';
 import type { TurnRunner } from './turn-runner.js';
 
+/** The voice as the HTTP API drives it: `POST /listen/start` and `/listen/stop`. */
+export interface VoiceControl {
+  /** Starts a recording (it ends at the end of speech or at stop); false when one is already going or a reply is under way. */
+  startListening(trigger: 'http' | 'switch' | 'key'): boolean;
+  /** Ends the recording now; false when none was going. */
+  stopListening(): boolean;
+  readonly listening: boolean;
+}
+
 /** What the HTTP API works with; built by the daemon, or by a test. */
 export interface ApiDeps {
   version: string;
@@ -26,6 +35,8 @@ export interface ApiDeps {
   confirmations: HttpConfirmations;
   turns: TurnRunner;
   voiceEnabled: boolean;
+  /** Present when the daemon runs the voice. */
+  voice?: VoiceControl;
   staticFiles: Map<string, StaticFile>;
   sse: { heartbeatMs: number; replayCount: number };
   /** Request bodies larger than this are refused with 413. */

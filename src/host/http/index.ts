@@ -1,5 +1,5 @@
 export { createApiApp, type ApiApp } from './app.js';
-export type { ApiDeps } from './deps.js';
+export type { ApiDeps, VoiceControl } from './deps.js';
 export type * from './api-types.js';
 export { EventLog } from './event-log.js';
 export { formatSse } from './sse.js';

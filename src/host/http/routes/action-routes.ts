@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { AppError } from '../../../errors/index.js';
 import type { TurnBody } from '../api-types.js';
-import type { ApiDeps } from '../deps.js';
+import type { ApiDeps, VoiceControl } from '../deps.js';
 import { errorResponse } from '../errors.js';
 import { readJsonObject } from '../read-json.js';
 import { eventStream } from '../sse.js';
@@ -38,6 +38,17 @@ export function actionRoutes(app: Hono, deps: ApiDeps): void {
     return new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-turn-id': turnId } });
   });
 
+  app.post('/listen/start', (c) => {
+    const voice = requireVoice(deps);
+    if (!voice.startListening('http')) throw new AppError('VOICE_BUSY', 'the voice is already listening or answering');
+    return c.json({ listening: true });
+  });
+
+  app.post('/listen/stop', (c) => {
+    const voice = requireVoice(deps);
+    return c.json({ stopped: voice.stopListening(), listening: voice.listening });
+  });
+
   app.post('/interrupt', (c) => c.json({ interrupted: deps.turns.interrupt() }));
 
   app.post('/tools/:name/approve', (c) => {
@@ -54,4 +65,9 @@ export function actionRoutes(app: Hono, deps: ApiDeps): void {
     if (!deps.confirmations.answer(id, body.approve)) return errorResponse(c, 'CONFIRMATION_UNKNOWN', `nothing waits for a confirmation under ${id}`);
     return c.json({ id, approved: body.approve });
   });
+}
+
+function requireVoice(deps: ApiDeps): VoiceControl {
+  if (!deps.voice) throw new AppError('VOICE_DISABLED', 'the voice is not running: start the daemon without --no-voice and with [voice] enabled = true');
+  return deps.voice;
 }
