@@ -12,7 +12,7 @@ export interface UtteranceDetector {
   /** The events this frame completes. */
   push(frame: AudioFrame): Promise<DetectorEvent[]>;
   /** The input ended or the recording was stopped: an utterance still open ends here. */
-  flush(): DetectorEvent[];
+  flush(): Promise<DetectorEvent[]>;
   reset(): void;
 }
 
@@ -82,7 +82,7 @@ export class VoiceSession {
         if (result) results.push(result);
       }
     }
-    for (const event of detector.flush()) {
+    for (const event of await detector.flush()) {
       const result = await this.onDetectorEvent(event, signal);
       if (result) results.push(result);
     }
@@ -108,7 +108,7 @@ export class VoiceSession {
     } catch (error) {
       if (!stop.aborted) throw error;
     }
-    const ended = detector.flush().find((e): e is Extract<DetectorEvent, { type: 'end' }> => e.type === 'end');
+    const ended = (await detector.flush()).find((e): e is Extract<DetectorEvent, { type: 'end' }> => e.type === 'end');
     if (ended) this.emitSpeech(ended);
     return ended?.samples;
   }

@@ -31,7 +31,7 @@ export function scriptedDetector(utterances: [number, number][]): UtteranceDetec
       }
       return [];
     },
-    flush(): DetectorEvent[] {
+    async flush(): Promise<DetectorEvent[]> {
       if (open === undefined) return [];
       const start = open;
       open = undefined;
