@@ -27,6 +27,15 @@ export function describe(event: AssistantEvent): string | undefined {
       return `[turn] ${event.status} in ${Math.round(event.durationMs)} ms`;
     case 'error':
       return `[error] ${event.code}: ${event.message}`;
+    case 'voice.listening':
+      return `[voice] listening (${event.trigger})`;
+    case 'voice.speech':
+      return event.phase === 'end' ? `[voice] speech ended (${event.durationMs ?? 0} ms of audio)` : undefined;
+    case 'voice.transcript':
+      if (!event.final) return undefined;
+      return event.dropped ? `[heard] (nothing to answer: ${event.dropped})` : `[heard] ${event.text}${event.language ? ` (${event.language})` : ''}`;
+    case 'state.changed':
+      return `[state] ${event.state}`;
     case 'server.state':
       return event.state === 'ready' || event.state === 'starting' ? undefined : `[server] ${event.server} ${event.state}${event.detail ? `: ${event.detail}` : ''}`;
     default:

@@ -1,16 +1,26 @@
 import { parseArgs } from 'node:util';
-import type { CliCommand } from '../command.js';
+import type { CliCommand, CliIo } from '../command.js';
 import { UsageError } from '../command.js';
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'desktop-assistant run [--config-dir DIR] [--no-voice] [--port N]',
-  summary: 'the daemon: MCP hub, HTTP API and web page (and the voice, when it is built)',
+  usage: 'desktop-assistant run [--config-dir DIR] [--no-voice] [--port N] | run --input IN.wav --output OUT.wav',
+  summary: 'the daemon: MCP hub, HTTP API, web page and voice; with --input/--output, the voice turns of a WAV file, headless',
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
-      options: { 'config-dir': { type: 'string' }, 'no-voice': { type: 'boolean' }, port: { type: 'string' } },
+      options: {
+        'config-dir': { type: 'string' },
+        'no-voice': { type: 'boolean' },
+        port: { type: 'string' },
+        input: { type: 'string' },
+        output: { type: 'string' },
+      },
     });
+    if (values.input !== undefined || values.output !== undefined) {
+      if (!values.input || !values.output) throw new UsageError('--input and --output go together: a WAV to listen to and a WAV for the replies');
+      return answerFile(values.input, values.output, values['config-dir'], io);
+    }
     const port = values.port === undefined ? undefined : Number(values.port);
     if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port must be a port number, not ${values.port}`);
     const { startDaemon } = await import('../../daemon.js');
@@ -32,3 +42,27 @@ export const runCommand: CliCommand = {
     return 0;
   },
 };
+
+/** One headless run over a WAV: each utterance answered into the output WAV; replies on stdout, events on stderr. */
+async function answerFile(input: string, output: string, configDir: string | undefined, io: CliIo): Promise<number> {
+  const { startHost } = await import('../../runtime.js');
+  const { reportToTerminal } = await import('../../terminal/index.js');
+  const { ActivityTracker } = await import('../../conversation/index.js');
+  const { answerWavFile } = await import('../../../voice/answer-file.js');
+  const host = await startHost({ configDir, env: io.env });
+  const activity = new ActivityTracker(host.bus);
+  const stopReporting = reportToTerminal(host.bus, io.stderr);
+  try {
+    const results = await answerWavFile({ config: host.config, bus: host.bus, conversation: host.newConversation(), input, output });
+    for (const result of results) {
+      if (result.outcome) io.stdout.write(`${result.outcome.reply}\n`);
+    }
+    const answered = results.filter((r) => r.outcome?.status === 'ok').length;
+    io.stderr.write(`${results.length} utterance${results.length === 1 ? '' : 's'} heard, ${answered} answered; replies in ${output}\n`);
+    return answered > 0 ? 0 : 1;
+  } finally {
+    stopReporting();
+    activity.close();
+    await host.close();
+  }
+}
