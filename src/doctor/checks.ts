@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { expandHome, type Config } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import { memoryEnabled } from '../memory/index.js';
+import { sileroModelPath } from '../voice/vad/index.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
 import { findProgram } from './programs.js';
 
@@ -77,11 +78,11 @@ export function ttsCheck({ config, env }: DoctorContext): CheckResult {
 export function vadCheck(): CheckResult {
   try {
     requireHere('onnxruntime-node');
-    const model = join(requireHere.resolve('onnxruntime-node'), '..', '..', '..', '..', '@jjhbw', 'silero-vad', 'weights', 'silero_vad.onnx');
+    const model = sileroModelPath();
     if (!existsSync(model)) return failed('VAD (Silero)', `no model at ${model}`, SETUP);
     return passed('VAD (Silero)', model);
   } catch (error) {
-    return failed('VAD (Silero)', `onnxruntime-node does not load: ${messageOf(error)}`, SETUP);
+    return failed('VAD (Silero)', `onnxruntime-node or the Silero weights cannot be found: ${messageOf(error)}`, SETUP);
   }
 }
 

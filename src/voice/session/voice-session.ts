@@ -65,9 +65,16 @@ export interface VoiceTurnResult {
  */
 export class VoiceSession {
   private readonly clock: () => number;
+  private turnLanguage: string;
 
   constructor(private readonly options: VoiceSessionOptions) {
     this.clock = options.clock ?? Date.now;
+    this.turnLanguage = options.defaultLanguage;
+  }
+
+  /** The language of the turn under way (or the last one): a spoken question mid-turn is asked in it. */
+  get language(): string {
+    return this.turnLanguage;
   }
 
   /** Every utterance of the input, each answered before the next is read (`run --input`). */
@@ -132,6 +139,7 @@ export class VoiceSession {
     if (dropped) return { transcript, dropped, timings: { speechEndMs, sttFinalMs, doneMs: this.clock() } };
 
     const language = this.languageOf(transcript);
+    this.turnLanguage = language;
     const { speaker } = this.options;
     const turnId = randomUUID();
     const speak = (text: string): void => {

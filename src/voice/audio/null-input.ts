@@ -1,0 +1,52 @@
+/**
+ * An AudioInput of silence: endless and paced at capture speed until the
+ * signal aborts (a voice loop with no microphone), or a fixed number of
+ * frames (tests), unpaced unless asked.
+ */
+import { AppError } from '../../errors/index.js';
+import { FRAME_MS, FRAME_SAMPLES, type AudioFrame, type AudioInput } from '../types.js';
+import { systemClock, sleepUntil, type AudioClock } from './clock.js';
+
+export interface NullInputOptions {
+  /** Stop after this many frames; endless when absent. */
+  frameCount?: number;
+  /** Pace frames at capture speed. Default: true when endless, false for a fixed count. */
+  realtime?: boolean;
+  clock?: AudioClock;
+}
+
+export class NullInput implements AudioInput {
+  readonly name = 'null';
+  private readonly frameCount: number;
+  private readonly realtime: boolean;
+  private readonly clock: AudioClock;
+  private closed = false;
+
+  constructor(options: NullInputOptions = {}) {
+    const { frameCount } = options;
+    if (frameCount !== undefined && (!Number.isInteger(frameCount) || frameCount < 0)) {
+      throw new AppError('AUDIO_INPUT_CONFIG_INVALID', `null input frameCount must be a whole number >= 0, got ${frameCount}`);
+    }
+    this.frameCount = frameCount ?? Infinity;
+    this.realtime = options.realtime ?? frameCount === undefined;
+    // An endless unpaced generator never yields to the event loop: timers and I/O would starve.
+    if (!this.realtime && this.frameCount === Infinity) {
+      throw new AppError('AUDIO_INPUT_CONFIG_INVALID', 'an endless null input must be paced (realtime: true) or given a frameCount');
+    }
+    this.clock = options.clock ?? systemClock;
+  }
+
+  async *frames(options: { signal?: AbortSignal } = {}): AsyncIterable<AudioFrame> {
+    const { signal } = options;
+    const startedMs = this.clock.now();
+    for (let index = 0; index < this.frameCount; index++) {
+      if (this.realtime && !(await sleepUntil(this.clock, startedMs + (index + 1) * FRAME_MS, signal))) return;
+      if (this.closed || signal?.aborted) return;
+      yield { samples: new Int16Array(FRAME_SAMPLES), index, atMs: index * FRAME_MS };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Finds utterances in a stream of 20 ms frames: buffers them into the VAD's
+ * windows, runs the speech detector on the probabilities, and hands out each
+ * utterance's audio with padding before the onset (the first word is never
+ * clipped) and after the last voiced window. Time is counted in samples, so
+ * the same audio gives the same segments however fast it arrives.
+ */
+import { AppError } from '../../errors/index.js';
+import { FRAME_SAMPLES, SAMPLE_RATE, type Vad } from '../types.js';
+import { resolveEndpointerConfig, type EndpointerConfig } from './endpointer-config.js';
+import { SampleBuffer } from './sample-buffer.js';
+import { SpeechDetector } from './speech-detector.js';
+
+export interface SpeechStartEvent {
+  type: 'speech_start';
+  /** The frame where speech began (the onset, before padding). */
+  frameIndex: number;
+  /** The last frame pushed when speech was confirmed: the detection latency is the difference. */
+  detectedAtFrameIndex: number;
+}
+
+export interface SpeechEndEvent {
+  type: 'speech_end';
+  /** The onset frame, as in speech_start. */
+  frameIndex: number;
+  /** The frame after the last voiced one. */
+  endFrameIndex: number;
+  detectedAtFrameIndex: number;
+  /** The frame where `samples` begins (the onset less the prefix padding). */
+  audioStartFrameIndex: number;
+  /** The utterance, 16 kHz mono, padded on both sides. */
+  samples: Int16Array;
+}
+
+export type EndpointerEvent = SpeechStartEvent | SpeechEndEvent;
+
+const samplesOf = (ms: number) => Math.round((ms * SAMPLE_RATE) / 1000);
+const frameOf = (sample: number) => Math.floor(sample / FRAME_SAMPLES);
+const alignDown = (sample: number) => frameOf(sample) * FRAME_SAMPLES;
+const alignUp = (sample: number) => Math.ceil(sample / FRAME_SAMPLES) * FRAME_SAMPLES;
+
+export class Endpointer {
+  readonly config: EndpointerConfig;
+  private readonly vad: Vad;
+  private readonly detector: SpeechDetector;
+  private readonly prefixSamples: number;
+  private readonly suffixSamples: number;
+  private readonly buffer = new SampleBuffer();
+  /** Start of the next VAD window; samples before it have been scored. */
+  private nextWindow = 0;
+  /** Where the current utterance's audio begins, and where the previous one's ended (padding never overlaps it). */
+  private audioStart = 0;
+  private previousEnd = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Bumped by reset(), so work queued or begun before it does not touch the new stream. */
+  private generation = 0;
+
+  constructor(vad: Vad, config: Partial<EndpointerConfig> = {}) {
+    this.vad = vad;
+    this.config = resolveEndpointerConfig(config);
+    this.prefixSamples = samplesOf(this.config.prefixPaddingMs);
+    this.suffixSamples = samplesOf(this.config.suffixPaddingMs);
+    this.detector = new SpeechDetector({
+      threshold: this.config.threshold,
+      negativeThreshold: this.config.negativeThreshold,
+      minSpeechSamples: samplesOf(this.config.minSpeechMs),
+      endSilenceSamples: samplesOf(this.config.endSilenceMs),
+    });
+    this.vad.reset();
+  }
+
+  /** Feeds one frame; resolves to the events it completed. Calls run in order. */
+  push(samples: Int16Array): Promise<EndpointerEvent[]> {
+    return this.serial(async (generation) => {
+      this.buffer.append(samples);
+      return this.score(false, generation);
+    });
+  }
+
+  /** The input ended: scores the partial last window and ends an utterance under way; then starts afresh. */
+  flush(): Promise<EndpointerEvent[]> {
+    return this.serial(async (generation) => {
+      const events = await this.score(true, generation);
+      if (generation !== this.generation) return [];
+      if (this.detector.finish() === 'end') events.push(this.endEvent());
+      this.restart();
+      return events;
+    });
+  }
+
+  /**
+   * Forgets the stream (and the VAD's state); positions count from 0 again.
+   * Frames pushed before it, even those still queued or being scored, are
+   * dropped and their calls resolve to no events.
+   */
+  reset(): void {
+    this.generation++;
+    this.restart();
+  }
+
+  private serial(task: (generation: number) => Promise<EndpointerEvent[]>): Promise<EndpointerEvent[]> {
+    const generation = this.generation;
+    const result = this.queue.then(() => (generation === this.generation ? task(generation) : []));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async score(final: boolean, generation: number): Promise<EndpointerEvent[]> {
+    const events: EndpointerEvent[] = [];
+    const size = this.vad.frameSamples;
+    while (this.buffer.end - this.nextWindow >= size || (final && this.buffer.end > this.nextWindow)) {
+      const start = this.nextWindow;
+      const window = new Int16Array(size);
+      // The last window of a stream is padded with silence.
+      window.set(this.buffer.slice(start, start + size));
+      const probability = await this.vad.probability(window);
+      if (generation !== this.generation) return [];
+      if (!Number.isFinite(probability)) throw new AppError('VAD_OUTPUT_INVALID', `the VAD returned ${probability}`);
+      this.nextWindow = start + size;
+      const transition = this.detector.step(start, size, probability);
+      if (transition === 'start') {
+        this.audioStart = alignDown(Math.max(this.previousEnd, this.detector.onsetSample - this.prefixSamples));
+        events.push({ type: 'speech_start', frameIndex: frameOf(this.detector.onsetSample), detectedAtFrameIndex: this.lastFrame() });
+      } else if (transition === 'end') {
+        events.push(this.endEvent());
+      }
+      this.trim();
+    }
+    return events;
+  }
+
+  private endEvent(): SpeechEndEvent {
+    const end = Math.min(this.buffer.end, alignUp(this.detector.voicedEndSample + this.suffixSamples));
+    const event: SpeechEndEvent = {
+      type: 'speech_end',
+      frameIndex: frameOf(this.detector.onsetSample),
+      endFrameIndex: Math.ceil(Math.min(this.detector.voicedEndSample, this.buffer.end) / FRAME_SAMPLES),
+      detectedAtFrameIndex: this.lastFrame(),
+      audioStartFrameIndex: frameOf(this.audioStart),
+      samples: this.buffer.slice(this.audioStart, end),
+    };
+    this.previousEnd = end;
+    return event;
+  }
+
+  /** Keeps only what a future utterance could still need. */
+  private trim(): void {
+    if (this.detector.state !== 'idle') return;
+    this.buffer.discardBefore(alignDown(Math.max(this.previousEnd, this.nextWindow - this.prefixSamples)));
+  }
+
+  private lastFrame(): number {
+    return Math.max(0, frameOf(this.buffer.end - 1));
+  }
+
+  private restart(): void {
+    this.detector.reset();
+    this.buffer.clear();
+    this.vad.reset();
+    this.nextWindow = 0;
+    this.audioStart = 0;
+    this.previousEnd = 0;
+  }
+}
