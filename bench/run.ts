@@ -10,13 +10,17 @@ import { messageOf } from '../src/errors/index.js';
 import type { Benchmark } from './benchmark.js';
 import { browser } from './browser.js';
 import { memory } from './memory.js';
+import { tts } from './tts.js';
+import { turn } from './turn.js';
+import { vad } from './vad.js';
+import { wer } from './wer.js';
 import { routedCall } from './routed-call.js';
 import { sse } from './sse.js';
 import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, vad, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

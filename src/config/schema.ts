@@ -199,8 +199,10 @@ export const configSchema = z.strictObject({
     .prefault({}),
   kokoro: z
     .strictObject({
-      model: z.string().default('~/.local/share/desktop-assistant/models/kokoro/kokoro-v1.0.onnx'),
-      voices: z.string().default('~/.local/share/desktop-assistant/models/kokoro/voices-v1.0.bin'),
+      /** The onnx-community/Kokoro-82M-v1.0-ONNX folder (config.json, tokenizer files, onnx/model*.onnx), or one onnx/model*.onnx in it. */
+      model: z.string().default('~/.local/share/desktop-assistant/models/kokoro/Kokoro-82M-v1.0-ONNX'),
+      /** A folder of <name>.bin voice files (the model repository's voices/). */
+      voices: z.string().default('~/.local/share/desktop-assistant/models/kokoro/Kokoro-82M-v1.0-ONNX/voices'),
     })
     .prefault({}),
   /** `[voice] enabled`, and one `[voice.<lang>]` table per spoken language. */

@@ -1,0 +1,24 @@
+export {
+  STT_BAD_OPTIONS,
+  STT_BAD_RESPONSE,
+  STT_CANCELLED,
+  STT_ENGINE_FAILED,
+  STT_HTTP_ERROR,
+  STT_MODEL_MISSING,
+  STT_PORT_BUSY,
+  STT_SERVER_START_FAILED,
+  STT_TIMEOUT,
+  STT_UNREACHABLE,
+} from './errors.js';
+export { POCKETSPHINX_DEFAULTS, PocketsphinxStt, parsePocketsphinxOutput, type PocketsphinxOptions, type PocketsphinxResult } from './pocketsphinx.js';
+export {
+  DEFAULT_MIN_CONFIDENCE,
+  filterTranscript,
+  type TranscriptDropReason,
+  type TranscriptFilterOptions,
+  type TranscriptVerdict,
+} from './transcript-filter.js';
+export { normalizeWords, wordErrorRate, wordErrors, type WordErrors } from './wer.js';
+export { whisperLanguageCode } from './whisper-languages.js';
+export { startWhisperServer, type WhisperProcess, type WhisperProcessOptions } from './whisper-process.js';
+export { WHISPER_SERVER_DEFAULT_TIMEOUT_MS, WhisperServerStt, type WhisperServerSttOptions } from './whisper-server.js';
