@@ -70,6 +70,26 @@ describe('run --input --output: a voice turn from a WAV of real speech', () => {
     expect(JSON.parse(audit.stdout.trim().split('\n')[0] ?? '{}')).toMatchObject({ tool: 'now', entry: 'voice', status: 'ok', decision: 'allow' });
   });
 
+  it('a spoken question (espeak-ng), heard through a JSGF grammar, is answered with the tool', async () => {
+    // Free-speech pocketsphinx mishears espeak-ng's voice; fixed commands are what a grammar is for.
+    const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = what time is it | what is the weather in rome | turn on the light;\n');
+    await home.write('config/config.toml', `llm = "${llm.url}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n`);
+    const raw = join(home.path, 'question-22k.wav');
+    const question = join(home.path, 'question.wav');
+    await new Promise((resolve, reject) => execFile('espeak-ng', ['-w', raw, 'what time is it'], (e) => (e ? reject(e) : resolve(undefined))));
+    // A pause after the question, as a speaker leaves one, so the VAD ends the utterance before the file does.
+    await new Promise((resolve, reject) => execFile('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', question, 'pad', '0.5', '1'], (e) => (e ? reject(e) : resolve(undefined))));
+    llm.enqueue(
+      (request) => (String(request.messages.at(-1)?.content).includes('time') ? { toolCalls: [{ name: 'now', arguments: '{}' }] } : { text: 'I did not hear a question about the time.' }),
+      { text: 'It is half past three.' },
+    );
+    const run = await runFile(question, join(home.path, 'reply.wav'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/\[heard\] what time is it/);
+    expect(run.stdout).toBe('It is half past three.\n');
+    expect(run.stderr).toMatch(/\[tool\] now: ok/);
+  });
+
   it('answers nothing and says so when the file holds no speech, without asking the LLM', async () => {
     const silence = join(home.path, 'silence.wav');
     await new Promise((resolve, reject) => execFile('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', silence, 'trim', '0', '2'], (e) => (e ? reject(e) : resolve(undefined))));
