@@ -27,9 +27,10 @@ export interface ProviderHealth {
 /** GET /state */
 export interface StateBody {
   state: ActivityState;
-  /** `text` while the voice is off; the voice issues add `turn_based` and `full_duplex_agent`. */
+  /** `text` while the voice is off, `turn_based` with it; the full-duplex voice adds `full_duplex_agent`. */
   mode: 'text' | 'turn_based' | 'full_duplex_agent';
-  voice: { enabled: boolean };
+  /** `listening`: a recording is under way (a trigger started it and the end of speech has not come). */
+  voice: { enabled: boolean; listening: boolean };
   providers: ProviderHealth[];
   servers: ServerStatus[];
   tools: ToolSummary[];

@@ -37,6 +37,7 @@ describe('POST /listen/start and /listen/stop', () => {
     const voice = fakeVoice();
     f.deps.voice = voice;
     expect(await (await f.call('/listen/start', { method: 'POST' })).json()).toEqual({ listening: true });
+    expect(await (await f.call('/state')).json()).toMatchObject({ voice: { listening: true } });
     const again = await f.call('/listen/start', { method: 'POST' });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ error: { code: 'VOICE_BUSY' } });
