@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { expandHome, type Config } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import { memoryEnabled } from '../memory/index.js';
+import { chooseDevice, loadPortAudio } from '../voice/devices/index.js';
 import { sileroModelPath } from '../voice/vad/index.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
 import { findProgram } from './programs.js';
@@ -90,18 +91,13 @@ export function audioCheck({ config, voice }: DoctorContext): CheckResult {
   const name = 'audio devices';
   if (!voice) return skipped(name, 'the voice is off ([voice] enabled = false)');
   try {
-    const naudiodon = requireHere('naudiodon') as { getDevices(): { name: string; maxInputChannels: number; maxOutputChannels: number }[] };
-    const devices = naudiodon.getDevices();
-    const inputs = devices.filter((d) => d.maxInputChannels > 0).map((d) => d.name);
-    const outputs = devices.filter((d) => d.maxOutputChannels > 0).map((d) => d.name);
-    const wantIn = config.audio.input;
-    const wantOut = config.audio.output;
-    const has = (list: string[], want: string): boolean => (want === 'default' ? list.length > 0 : list.some((n) => n.includes(want)));
-    if (!has(inputs, wantIn)) return failed(name, `no input device ${wantIn === 'default' ? 'at all' : `named like "${wantIn}"`} (inputs: ${inputs.join(', ') || 'none'})`, 'plug in a microphone or set `[audio] input` to one of the names listed');
-    if (!has(outputs, wantOut)) return failed(name, `no output device ${wantOut === 'default' ? 'at all' : `named like "${wantOut}"`} (outputs: ${outputs.join(', ') || 'none'})`, 'set `[audio] output` to one of the names listed');
-    return passed(name, `input ${wantIn}, output ${wantOut}`);
+    const binding = loadPortAudio();
+    // The same choice the voice makes: an exact name, else a unique part of one, else the host's default.
+    const input = chooseDevice(binding, config.audio.input, 'input');
+    const output = chooseDevice(binding, config.audio.output, 'output');
+    return passed(name, `input "${input.name}", output "${output.name}"`);
   } catch (error) {
-    return failed(name, `PortAudio (naudiodon) does not load: ${messageOf(error)}`, SETUP);
+    return failed(name, messageOf(error), 'plug in a microphone and speakers, or set `[audio] input` and `output` to device names listed in the message (or run with --no-voice)');
   }
 }
 

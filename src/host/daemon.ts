@@ -1,5 +1,5 @@
-import { AppError } from '../errors/index.js';
-import { ActivityTracker } from './conversation/index.js';
+import { AppError, messageOf } from '../errors/index.js';
+import { ActivityTracker, type Conversation } from './conversation/index.js';
 import {
   createApiApp,
   EventLog,
@@ -13,13 +13,18 @@ import {
   TurnRunner,
   webDir,
   type ApiDeps,
+  type VoiceControl,
 } from './http/index.js';
 import { startHost, type Host, type HostOptions } from './runtime.js';
 import { PACKAGE_VERSION } from '../package-root.js';
 
+/** The voice, started by whoever assembles the daemon (the `run` command): the host does not know audio. */
+export type StartVoice = (host: Host, conversation: Conversation) => Promise<{ control: VoiceControl; close(): Promise<void> }>;
+
 export interface DaemonOptions extends HostOptions {
   /** False: no audio device is touched (`run --no-voice`, `[voice] enabled = false`). */
   voice?: boolean;
+  startVoice?: StartVoice;
   /** Overrides `[http] port` (0: any free port). */
   port?: number;
   sse?: ApiDeps['sse'];
@@ -37,30 +42,41 @@ export interface Daemon {
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
   const env = options.env ?? process.env;
   const host = await startHost(options);
-  const voice = (options.voice ?? true) && host.config.voice.enabled;
-  if (voice) {
+  const conversation = host.newConversation();
+  const voice = (options.voice ?? true) && host.config.voice.enabled ? await startVoiceOrExplain(host, conversation, options.startVoice) : undefined;
+  try {
+    const parts = await startApi(host, conversation, voice?.control, env, options);
+    return {
+      host,
+      ...parts,
+      close: async () => {
+        await voice?.close();
+        await parts.close();
+        await host.close();
+      },
+    };
+  } catch (error) {
+    await voice?.close();
     await host.close();
-    throw new AppError(
-      'VOICE_UNAVAILABLE',
-      'the voice is not part of this version yet: start with `desktop-assistant run --no-voice` or set [voice] enabled = false',
-    );
+    throw error;
   }
-  const parts = await startApi(host, env, options);
-  return {
-    host,
-    ...parts,
-    close: async () => {
-      await parts.close();
-      await host.close();
-    },
-  };
 }
 
-async function startApi(host: Host, env: NodeJS.ProcessEnv, options: DaemonOptions) {
+async function startVoiceOrExplain(host: Host, conversation: Conversation, startVoice: StartVoice | undefined): ReturnType<StartVoice> {
+  const hint = 'start with `desktop-assistant run --no-voice` or set [voice] enabled = false; `desktop-assistant doctor` checks what the voice needs';
+  try {
+    if (!startVoice) throw new AppError('VOICE_UNAVAILABLE', 'this daemon was started without a voice');
+    return await startVoice(host, conversation);
+  } catch (error) {
+    await host.close();
+    throw new AppError('VOICE_UNAVAILABLE', `the voice cannot start: ${messageOf(error)}; ${hint}`, { cause: error });
+  }
+}
+
+async function startApi(host: Host, conversation: Conversation, voice: VoiceControl | undefined, env: NodeJS.ProcessEnv, options: DaemonOptions) {
   const tokenFile = tokenPath(env);
   const token = loadOrCreateToken(tokenFile);
   const confirmations = new HttpConfirmations();
-  const conversation = host.newConversation();
   const bound = { host: host.config.http.host, port: options.port ?? host.config.http.port };
   const deps: ApiDeps = {
     version: PACKAGE_VERSION,
@@ -76,7 +92,8 @@ async function startApi(host: Host, env: NodeJS.ProcessEnv, options: DaemonOptio
     llmHealth: new LlmHealth(host.bus, host.config.llm),
     confirmations,
     turns: new TurnRunner(conversation, confirmations),
-    voiceEnabled: false,
+    voiceEnabled: voice !== undefined,
+    ...(voice ? { voice } : {}),
     staticFiles: loadStaticFiles(webDir()),
     sse: options.sse ?? { heartbeatMs: 15_000, replayCount: 100 },
     maxBodyBytes: 64 * 1024,

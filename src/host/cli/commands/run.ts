@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { StartVoice } from '../../daemon.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { UsageError } from '../command.js';
 
@@ -25,7 +26,7 @@ export const runCommand: CliCommand = {
     if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port must be a port number, not ${values.port}`);
     const { startDaemon } = await import('../../daemon.js');
     const { reportToTerminal } = await import('../../terminal/index.js');
-    const daemon = await startDaemon({ configDir: values['config-dir'], env: io.env, voice: !values['no-voice'], port });
+    const daemon = await startDaemon({ configDir: values['config-dir'], env: io.env, voice: !values['no-voice'], port, startVoice });
     const stopReporting = reportToTerminal(daemon.host.bus, io.stderr);
     const tools = daemon.host.router.offered().map((t) => t.name);
     io.stdout.write(
@@ -66,3 +67,19 @@ async function answerFile(input: string, output: string, configDir: string | und
     await host.close();
   }
 }
+
+/** The daemon's voice: the configured devices and engines, started by the microphone switch, the HTTP API and keys. */
+const startVoice: StartVoice = async (host, conversation) => {
+  const { startLiveVoice } = await import('../../../voice/live-voice.js');
+  const { micSwitchTrigger } = await import('../../../voice/triggers/index.js');
+  const live = await startLiveVoice({
+    config: host.config,
+    bus: host.bus,
+    conversation,
+    startTrigger: async (service) =>
+      micSwitchTrigger(host.config.card, service, {
+        onError: (event) => host.bus.emit({ type: 'error', stage: 'voice', code: 'MIC_SWITCH_UNAVAILABLE', message: event.message, recoverable: true, atMs: Date.now() }),
+      }),
+  });
+  return { control: live.service, close: live.close };
+};
