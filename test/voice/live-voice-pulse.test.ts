@@ -1,0 +1,104 @@
+/**
+ * The daemon's voice for real: PortAudio devices on a private PulseAudio
+ * null sink (its monitor is the microphone), POST /listen/start, a spoken
+ * command played into the sink, the recording ended by the VAD, pocketsphinx
+ * with a grammar, the scripted LLM and a tool, the reply spoken by
+ * espeak-ng into the sink. Skipped, with the reason, where PulseAudio or
+ * naudiodon cannot run.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { messageOf } from '../../src/errors/index.js';
+import type { AssistantEvent } from '../../src/events/index.js';
+import { startDaemon, type Daemon } from '../../src/host/daemon.js';
+import { loadPortAudio } from '../../src/voice/devices/index.js';
+import { startLiveVoice } from '../../src/voice/live-voice.js';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
+import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
+import { startPulse, type PulseServer } from '../helpers/pulse.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const run = promisify(execFile);
+
+async function whyNot(): Promise<string | undefined> {
+  try {
+    loadPortAudio();
+    return undefined;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+const missing = await whyNot();
+const pulse = missing === undefined ? await startPulse() : ({ ok: false, reason: missing } as const);
+const skipReason = pulse.ok ? undefined : pulse.reason;
+if (skipReason) console.warn(`live voice test skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio null sink', () => {
+  let server: PulseServer;
+  let restoreEnv: () => void;
+  let home: TempDir;
+  let llm: ScriptedLlmServer;
+  let daemon: Daemon | undefined;
+
+  beforeAll(() => {
+    if (!pulse.ok) throw new Error('unreachable');
+    server = pulse.server;
+    restoreEnv = server.useIn(process.env);
+  });
+  afterAll(async () => {
+    restoreEnv?.();
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await daemon?.close();
+    daemon = undefined;
+    await llm?.close();
+    await home?.remove();
+  });
+
+  it('POST /listen/start, a spoken command, the tool, the spoken reply: listening, thinking, tool_running, speaking, idle', async () => {
+    home = await makeTempDir('da-live-voice-');
+    llm = await startScriptedLlmServer({ split: { seed: 2, maxBytes: 17 } });
+    const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = what time is it | turn on the light;\n');
+    await home.write('config/config.toml', `llm = "${llm.url}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n`);
+    await home.write('config/tools/now.toml', 'description = "The time"\ncommand = ["echo", "15:30"]\nannounce.en = ["One moment."]\n');
+    llm.enqueue({ toolCalls: [{ name: 'now', arguments: '{}' }] }, { text: 'It is half past three.' });
+
+    daemon = await startDaemon({
+      configDir: join(home.path, 'config'),
+      env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') },
+      port: 0,
+      startVoice: async (host, conversation) => {
+        const live = await startLiveVoice({ config: host.config, bus: host.bus, conversation });
+        return { control: live.service, close: live.close };
+      },
+    });
+    const events: AssistantEvent[] = [];
+    daemon.host.bus.subscribe((e) => events.push(e));
+    const token = daemon.deps.token;
+
+    const raw = join(home.path, 'q22.wav');
+    const question = join(home.path, 'question.wav');
+    await run('espeak-ng', ['-w', raw, 'what time is it']);
+    await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', question, 'pad', '0.3', '1.2']);
+
+    const started = await fetch(`${daemon.url}/listen/start`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(await started.json()).toEqual({ listening: true });
+    // The command, spoken into the sink: the voice hears it from the monitor.
+    await run('paplay', [question], { env: { ...process.env, ...server.env } });
+
+    await waitFor(() => (events.some((e) => e.type === 'voice.playback' && e.phase === 'ended') ? true : undefined), 'the reply to be played', 20_000);
+    const heard = events.find((e) => e.type === 'voice.transcript' && e.final);
+    expect(heard).toMatchObject({ text: 'what time is it' });
+    expect(llm.requests[0]?.messages.at(-1)).toMatchObject({ role: 'user', content: 'what time is it' });
+    const states = events.filter((e) => e.type === 'state.changed').map((e) => (e as { state: string }).state);
+    expect(states.filter((s, i) => states.indexOf(s) === i)).toEqual(['listening', 'thinking', 'tool_running', 'speaking', 'idle']);
+    expect(states.at(-1)).toBe('idle');
+    expect(daemon.host.audit.recent(1)[0]).toMatchObject({ tool: 'now', entry: 'voice', status: 'ok' });
+    const state = await (await fetch(`${daemon.url}/state`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(state).toMatchObject({ mode: 'turn_based', voice: { enabled: true, listening: false }, state: 'idle' });
+  }, 40_000);
+});
