@@ -17,7 +17,7 @@ describe('desktop-assistant config check', () => {
     expect(run.code).toBe(0);
     const printed = parse(run.stdout) as Record<string, any>;
     expect(printed.tool_rounds).toBe(5);
-    expect(printed.whisper).toEqual({ model: expect.any(String), device: 0, port: 9000 });
+    expect(printed.whisper).toEqual({ model: expect.any(String), device: 0, port: 9000, binary: 'whisper-server', url: '' });
     expect(printed.card).toBe('Microphone');
     expect(printed.env).toEqual({ SEARXNG_URL: 'http://searxng.example.org' });
     expect(run.stdout).toContain('# now (read, timeout 10 s): ["date"]');
