@@ -100,6 +100,8 @@ export const api = {
   confirmations: () => request('GET', '/confirmations'),
   sendTurn: (text) => request('POST', '/turns', { text }),
   interrupt: () => request('POST', '/interrupt'),
+  startListening: () => request('POST', '/listen/start'),
+  stopListening: () => request('POST', '/listen/stop'),
   answer: (id, approve) => request('POST', `/confirmations/${encodeURIComponent(id)}`, { approve }),
   approveTool: (name) => request('POST', `/tools/${encodeURIComponent(name)}/approve`),
 };

@@ -20,6 +20,7 @@ const el = {
   turnSend: byTestId('turn-send'),
   turnError: byTestId('turn-error'),
   interrupt: byTestId('interrupt'),
+  listen: byTestId('listen'),
   partial: byTestId('partial-transcript'),
 };
 
@@ -116,6 +117,8 @@ async function refreshState() {
   if (stateChanges === changesBefore) header.state(state.state);
   voiceEnabled = Boolean(state.voice?.enabled);
   header.mode(state.mode, voiceEnabled);
+  el.listen.hidden = !voiceEnabled;
+  showListening(Boolean(state.voice?.listening));
   if (!voiceEnabled) showPartialTranscript('');
   inventory.providers(state.providers ?? []);
   inventory.servers(state.servers ?? []);
@@ -171,7 +174,11 @@ function handle(event) {
   switch (event.type) {
     case 'state.changed':
       stateChanges += 1;
+      showListening(event.state === 'listening');
       return header.state(event.state);
+    case 'voice.transcript':
+      // Partials while the user speaks; the final one becomes the turn's message.
+      return showPartialTranscript(event.final ? '' : event.text);
     case 'turn.started':
       return conversation.started(event);
     case 'llm.sentence':
@@ -255,6 +262,23 @@ el.turnInput.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     el.turnForm.requestSubmit();
+  }
+});
+
+/** The Talk button starts a recording (the voice ends it at the end of speech); while one goes on, it stops it. */
+function showListening(listening) {
+  el.listen.dataset.listening = String(listening);
+  el.listen.textContent = listening ? 'Done' : 'Talk';
+}
+
+el.listen.addEventListener('click', async () => {
+  const listening = el.listen.dataset.listening === 'true';
+  try {
+    if (listening) await api.stopListening();
+    else await api.startListening();
+    showListening(!listening);
+  } catch (error) {
+    if (error.status !== 401) showTurnError(`Could not ${listening ? 'stop' : 'start'} listening: ${error.message} (${error.code})`);
   }
 });
 
