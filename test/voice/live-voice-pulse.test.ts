@@ -59,14 +59,12 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
     await home?.remove();
   });
 
-  it('POST /listen/start, a spoken command, the tool, the spoken reply: listening, thinking, tool_running, speaking, idle', async () => {
+  async function startWith(grammarPhrases: string, tools: Record<string, string>): Promise<{ events: AssistantEvent[]; token: string }> {
     home = await makeTempDir('da-live-voice-');
     llm = await startScriptedLlmServer({ split: { seed: 2, maxBytes: 17 } });
-    const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = what time is it | turn on the light;\n');
+    const grammar = await home.write('config/commands.jsgf', `#JSGF V1.0;\ngrammar commands;\npublic <command> = ${grammarPhrases};\n`);
     await home.write('config/config.toml', `llm = "${llm.url}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n`);
-    await home.write('config/tools/now.toml', 'description = "The time"\ncommand = ["echo", "15:30"]\nannounce.en = ["One moment."]\n');
-    llm.enqueue({ toolCalls: [{ name: 'now', arguments: '{}' }] }, { text: 'It is half past three.' });
-
+    for (const [name, toml] of Object.entries(tools)) await home.write(`config/tools/${name}.toml`, toml);
     daemon = await startDaemon({
       configDir: join(home.path, 'config'),
       env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') },
@@ -78,17 +76,46 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
     });
     const events: AssistantEvent[] = [];
     daemon.host.bus.subscribe((e) => events.push(e));
-    const token = daemon.deps.token;
+    return { events, token: daemon.deps.token };
+  }
 
-    const raw = join(home.path, 'q22.wav');
-    const question = join(home.path, 'question.wav');
-    await run('espeak-ng', ['-w', raw, 'what time is it']);
-    await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', question, 'pad', '0.3', '1.2']);
+  /** Says `text` into the sink, as the user would into the microphone. */
+  async function say(text: string): Promise<void> {
+    const raw = join(home.path, 'say22.wav');
+    const wav = join(home.path, 'say.wav');
+    await run('espeak-ng', ['-w', raw, text]);
+    await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', wav, 'pad', '0.3', '1.2']);
+    await run('paplay', [wav], { env: { ...process.env, ...server.env } });
+  }
 
-    const started = await fetch(`${daemon.url}/listen/start`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  async function listen(token: string): Promise<void> {
+    const started = await fetch(`${daemon?.url}/listen/start`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(await started.json()).toEqual({ listening: true });
+  }
+
+  it('a write tool is asked about aloud, and a spoken yes lets it run', async () => {
+    const { events, token } = await startWith('write a note | yes | no', {
+      note: 'description = "Write a note"\ncommand = ["echo", "noted"]\nrisk = "write"\n',
+    });
+    llm.enqueue({ toolCalls: [{ name: 'note', arguments: '{}' }] }, { text: 'Done, the note is written.' });
+    await listen(token);
+    await say('write a note');
+    // The question is played, then the voice listens for the answer.
+    await waitFor(() => (events.some((e) => e.type === 'voice.listening' && e.trigger === 'answer') ? true : undefined), 'the spoken question', 20_000);
+    await say('yes');
+    await waitFor(() => (events.some((e) => e.type === 'voice.playback' && e.phase === 'ended') ? true : undefined), 'the reply', 20_000);
+    expect(daemon?.host.audit.recent(1)[0]).toMatchObject({ tool: 'note', entry: 'voice', decision: 'confirm', decidedBy: 'user', status: 'ok' });
+    expect(events.some((e) => e.type === 'turn.ended' && e.reply === 'Done, the note is written.')).toBe(true);
+  }, 60_000);
+
+  it('POST /listen/start, a spoken command, the tool, the spoken reply: listening, thinking, tool_running, speaking, idle', async () => {
+    const { events, token } = await startWith('what time is it | turn on the light', {
+      now: 'description = "The time"\ncommand = ["echo", "15:30"]\nannounce.en = ["One moment."]\n',
+    });
+    llm.enqueue({ toolCalls: [{ name: 'now', arguments: '{}' }] }, { text: 'It is half past three.' });
+    await listen(token);
     // The command, spoken into the sink: the voice hears it from the monitor.
-    await run('paplay', [question], { env: { ...process.env, ...server.env } });
+    await say('what time is it');
 
     await waitFor(() => (events.some((e) => e.type === 'voice.playback' && e.phase === 'ended') ? true : undefined), 'the reply to be played', 20_000);
     const heard = events.find((e) => e.type === 'voice.transcript' && e.final);
@@ -97,8 +124,8 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
     const states = events.filter((e) => e.type === 'state.changed').map((e) => (e as { state: string }).state);
     expect(states.filter((s, i) => states.indexOf(s) === i)).toEqual(['listening', 'thinking', 'tool_running', 'speaking', 'idle']);
     expect(states.at(-1)).toBe('idle');
-    expect(daemon.host.audit.recent(1)[0]).toMatchObject({ tool: 'now', entry: 'voice', status: 'ok' });
-    const state = await (await fetch(`${daemon.url}/state`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(daemon?.host.audit.recent(1)[0]).toMatchObject({ tool: 'now', entry: 'voice', status: 'ok' });
+    const state = await (await fetch(`${daemon?.url}/state`, { headers: { authorization: `Bearer ${token}` } })).json();
     expect(state).toMatchObject({ mode: 'turn_based', voice: { enabled: true, listening: false }, state: 'idle' });
   }, 40_000);
 });
