@@ -1,5 +1,6 @@
 import { AppError } from '../errors/index.js';
 import { REDACTED, redactSecrets } from '../secrets/index.js';
+import { withDeadline } from '../deadline/index.js';
 import {
   MEMORY_EMBEDDER_BAD_OPTIONS,
   MEMORY_EMBEDDER_FAILED,
@@ -71,18 +72,7 @@ export class HttpEmbedder implements Embedder {
     const what = `the embedding request to ${this.endpoint}`;
     const { signal } = options;
     if (signal?.aborted) throw embedCancelled(what, signal.reason);
-    const controller = new AbortController();
-    let stopReason: 'timeout' | 'cancelled' | undefined;
-    const onAbort = (): void => {
-      stopReason ??= 'cancelled';
-      controller.abort(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => {
-      stopReason ??= 'timeout';
-      controller.abort();
-    }, this.timeoutMs);
-    timer.unref();
+    const deadline = withDeadline(signal, this.timeoutMs);
     try {
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
       if (this.apiKey !== undefined) headers.authorization = `Bearer ${this.apiKey}`;
@@ -90,21 +80,20 @@ export class HttpEmbedder implements Embedder {
         method: 'POST',
         headers,
         body: JSON.stringify({ model: this.model, input: texts }),
-        signal: controller.signal,
+        signal: deadline.signal,
       });
       const body = await response.text();
       if (!response.ok) throw this.httpError(response.status, body);
       return this.vectors(body, texts.length);
     } catch (error) {
-      if (stopReason === 'cancelled') throw embedCancelled(what, signal?.reason);
-      if (stopReason === 'timeout') {
+      if (deadline.reason === 'cancelled') throw embedCancelled(what, signal?.reason);
+      if (deadline.reason === 'timeout') {
         throw this.failed(`the embedding server at ${this.url} sent no complete answer within ${this.timeoutMs} ms`, undefined, true);
       }
       if (error instanceof AppError) throw error;
       throw this.failed(`cannot reach the embedding server at ${this.url}: ${connectionDetail(error)}`, error, true);
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      deadline.dispose();
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { withDeadline } from '../../deadline/index.js';
 import { AppError, messageOf } from '../../errors/index.js';
 
 // The SDK's own request timer only backs ours up: ours fires first and says why.
@@ -17,7 +18,7 @@ export interface ToolCallRequest {
 
 /**
  * One `tools/call` with a deadline and the caller's signal. Either one
- * aborts a per-call controller, which the SDK turns into
+ * aborts a per-call signal (withDeadline), which the SDK turns into
  * `notifications/cancelled` to the server and which drops a late answer.
  * The SDK (1.32, Protocol.request) adds an abort listener to the signal it
  * is given and never removes it: giving it the per-call signal, and
@@ -28,29 +29,19 @@ export async function callToolWithDeadline(client: Client, request: ToolCallRequ
   const { server, tool, signal, timeoutMs } = request;
   if (signal?.aborted) throw cancelled(server, tool, signal.reason);
 
-  const controller = new AbortController();
-  let reason: 'timeout' | 'cancelled' | undefined;
-  const onAbort = (): void => {
-    reason ??= 'cancelled';
-    controller.abort(signal?.reason);
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => {
-    reason ??= 'timeout';
-    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-  }, timeoutMs);
+  const deadline = withDeadline(signal, timeoutMs);
 
   try {
     // client.request, not client.callTool: the hub passes results through as
     // the server sent them; checking them against a tool's outputSchema is
     // not its job, and must not turn a usable answer into an exception.
     return await client.request({ method: 'tools/call', params: { name: tool, arguments: request.args, ...(request.meta === undefined ? {} : { _meta: request.meta }) } }, CallToolResultSchema, {
-      signal: controller.signal,
+      signal: deadline.signal,
       timeout: timeoutMs + SDK_TIMEOUT_MARGIN_MS,
     });
   } catch (error) {
-    if (reason === 'cancelled') throw cancelled(server, tool, error);
-    if (reason === 'timeout' || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
+    if (deadline.reason === 'cancelled') throw cancelled(server, tool, error);
+    if (deadline.reason === 'timeout' || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
       throw new AppError('TOOL_TIMEOUT', `tool ${tool} on server ${server} timed out after ${timeoutMs} ms`, { cause: error, retryable: true });
     }
     // The connection closed under the call, or just before it ("Not connected").
@@ -62,8 +53,7 @@ export async function callToolWithDeadline(client: Client, request: ToolCallRequ
     }
     throw new AppError('TOOL_FAILED', `tool ${tool} on server ${server} failed: ${messageOf(error)}`, { cause: error });
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    deadline.dispose();
   }
 }
 

@@ -1,3 +1,4 @@
+import { withDeadline } from '../../deadline/index.js';
 import { AppError } from '../../errors/index.js';
 import { encodeWav } from '../audio/index.js';
 import { SAMPLE_RATE, type Stt, type Transcript } from '../types.js';
@@ -73,33 +74,21 @@ export class WhisperServerStt implements Stt {
     form.append('language', language);
 
     // Closing the connection is also how whisper-server learns to stop decoding.
-    const controller = new AbortController();
-    let stopReason: 'timeout' | 'cancelled' | undefined;
-    const onAbort = (): void => {
-      stopReason ??= 'cancelled';
-      controller.abort(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => {
-      stopReason ??= 'timeout';
-      controller.abort();
-    }, this.timeoutMs);
-    timer.unref();
+    const deadline = withDeadline(signal, this.timeoutMs);
     try {
-      const response = await fetch(this.endpoint, { method: 'POST', body: form, signal: controller.signal });
+      const response = await fetch(this.endpoint, { method: 'POST', body: form, signal: deadline.signal });
       const body = await response.text();
       if (!response.ok) throw this.httpError(response.status, body);
       return this.transcript(body);
     } catch (error) {
-      if (stopReason === 'cancelled') throw sttCancelled(what, signal?.reason);
-      if (stopReason === 'timeout') {
+      if (deadline.reason === 'cancelled') throw sttCancelled(what, signal?.reason);
+      if (deadline.reason === 'timeout') {
         throw new AppError(STT_TIMEOUT, `the whisper-server at ${this.url} sent no complete answer within ${this.timeoutMs} ms`, { retryable: true });
       }
       if (error instanceof AppError) throw error;
       throw new AppError(STT_UNREACHABLE, `cannot reach the whisper-server at ${this.url}: ${connectionDetail(error)}`, { cause: error, retryable: true });
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      deadline.dispose();
     }
   }
 
