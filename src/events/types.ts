@@ -42,6 +42,30 @@ export type AssistantEvent =
   | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number })
   | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; language?: string; dropped?: string; durationMs?: number })
   | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'started' | 'ended' })
+  | (Base & {
+      type: 'audio.buffer_overrun';
+      stage: 'audio';
+      buffer: 'capture' | 'render';
+      dropped: number;
+      fromFrameId: number;
+      toFrameId: number;
+      /** On the audio clock, not the epoch. */
+      fromMs: number;
+      toMs: number;
+      droppedMs: number;
+      totalDropped: number;
+      capacity: number;
+    })
+  | (Base & {
+      type: 'audio.reference_drift';
+      stage: 'audio';
+      phase: 'detected' | 'recovered';
+      driftPpm: number;
+      driftMsPerS: number;
+      tolerancePpm: number;
+      windowMs: number;
+      lowerInterruptionConfidence: boolean;
+    })
   | (Base & { type: 'memory.recalled'; stage: 'conversation'; ids: number[]; durationMs: number })
   | (Base & { type: 'state.changed'; stage: 'conversation'; state: ActivityState; previous: ActivityState })
   | (Base & { type: 'error'; stage: string; code: string; message: string; recoverable: boolean });
