@@ -8,6 +8,7 @@ import { arch, availableParallelism, cpus, platform, release, totalmem } from 'n
 import { parseArgs } from 'node:util';
 import { messageOf } from '../src/errors/index.js';
 import type { Benchmark } from './benchmark.js';
+import { apm } from './apm.js';
 import { browser } from './browser.js';
 import { memory } from './memory.js';
 import { tts } from './tts.js';
@@ -20,7 +21,7 @@ import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, vad, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, vad, apm, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

@@ -45,4 +45,5 @@ fi
 install_debian_packages
 install_npm_packages
 bash scripts/build-faiss-node.sh
+bash scripts/build-apm.sh
 bash scripts/build.sh
