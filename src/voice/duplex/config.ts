@@ -1,0 +1,55 @@
+/** The full-duplex state machine's thresholds and timeouts, with defaults and validation. */
+import { AppError } from '../../errors/index.js';
+
+export interface DuplexConfig {
+  /** VAD confidence (0..1) at which speech counts while the assistant is silent. */
+  speechThreshold: number;
+  /** The stricter confidence speech needs while the assistant plays audio: residual echo after AEC must stay below it. */
+  bargeInThreshold: number;
+  /** Speech during a reply shorter than this is a cough or a backchannel, not a barge-in. */
+  minBargeInSpeechMs: number;
+  /** How long an interruption may go without words before the reply resumes; 0 makes every barge-in final at once. */
+  falseInterruptionTimeoutMs: number;
+  /** Watchdog: `recovering` ends after this even if cleanup never reports done. */
+  recoveryTimeoutMs: number;
+  /** Turn ids are this prefix and a counter, so a replay gives the same ids. */
+  turnIdPrefix: string;
+}
+
+export const DUPLEX_DEFAULTS: DuplexConfig = {
+  // The same default as `[vad] threshold` in the config schema.
+  speechThreshold: 0.5,
+  // The seed gives no number; high enough that a Silero score on AEC residue does not reach it.
+  bargeInThreshold: 0.8,
+  // The seed targets playback stopped within 200 ms (P95) of speech start: 100 ms of
+  // confirmation leaves room for VAD onset latency and the next chunk boundary.
+  minBargeInSpeechMs: 100,
+  // The seed gives no number; agents-js uses 2 s for its false-interruption timeout.
+  falseInterruptionTimeoutMs: 2000,
+  recoveryTimeoutMs: 3000,
+  turnIdPrefix: 'duplex-',
+};
+
+function invalid(key: string, what: string): AppError {
+  return new AppError('DUPLEX_CONFIG_INVALID', `duplex ${key}: ${what}`);
+}
+
+/** Fills in defaults and rejects values the state machine cannot work with. */
+export function resolveDuplexConfig(partial: Partial<DuplexConfig> = {}): DuplexConfig {
+  const config: DuplexConfig = { ...DUPLEX_DEFAULTS, ...dropUndefined(partial) };
+  for (const key of ['speechThreshold', 'bargeInThreshold'] as const) {
+    if (!(config[key] > 0 && config[key] <= 1)) throw invalid(key, `must be in (0, 1], got ${config[key]}`);
+  }
+  if (config.bargeInThreshold < config.speechThreshold) {
+    throw invalid('bargeInThreshold', `must be at least speechThreshold (${config.speechThreshold}), got ${config.bargeInThreshold}`);
+  }
+  for (const key of ['minBargeInSpeechMs', 'falseInterruptionTimeoutMs', 'recoveryTimeoutMs'] as const) {
+    if (!(Number.isFinite(config[key]) && config[key] >= 0)) throw invalid(key, `must be a number of ms >= 0, got ${config[key]}`);
+  }
+  if (config.recoveryTimeoutMs === 0) throw invalid('recoveryTimeoutMs', 'must be above 0, or cleanup never gets a chance');
+  return config;
+}
+
+function dropUndefined<T extends object>(partial: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

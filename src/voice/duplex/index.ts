@@ -1,0 +1,19 @@
+export { DUPLEX_DEFAULTS, resolveDuplexConfig, type DuplexConfig } from './config.js';
+export { reduce, reduceAll } from './reducer.js';
+export {
+  initialDuplexState,
+  type ActivityState,
+  type DuplexEffect,
+  type DuplexEffectType,
+  type DuplexInput,
+  type DuplexInputType,
+  type DuplexState,
+  type DuplexStep,
+  type DuplexTimer,
+  type Interruption,
+  type Speech,
+  type SpeechRole,
+  type StateChangedEvent,
+  type ToolCall,
+  type TurnState,
+} from './states.js';
