@@ -20,7 +20,7 @@ runServerMain(async (config) => {
   // Disabled means no memory file is opened or created, even when started by hand.
   if (!memoryEnabled(config)) throw new AppError('MEMORY_DISABLED', 'memory is turned off ([memory] enabled = false or OWNER_MEMORY_ENABLED=0)');
   let opened: Promise<MemoryStore> | undefined;
-  const openStore = (): Promise<MemoryStore> => (opened ??= MemoryStore.open({
+  const openStore = (): Promise<MemoryStore> => (opened = MemoryStore.open({
     dataDir: dataDir(),
     embedder: embedderFromConfig(config),
     snapshotEvery: config.memory.snapshot_every,

@@ -61,8 +61,12 @@ export function createMemoryServer(openStore: () => Promise<MemoryStore>, log: L
   const ready = (): Promise<MemoryStore> => {
     if (!opening) {
       // After this turn of the event loop: the tools/list answer goes out first.
-      opening = new Promise<void>((resolve) => setImmediate(resolve)).then(openStore);
-      opening.catch(() => undefined);
+      const attempt = new Promise<void>((resolve) => setImmediate(resolve)).then(openStore);
+      opening = attempt;
+      // A store that could not be opened (busy, damaged) is tried again at the next call.
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
     }
     return opening;
   };

@@ -77,9 +77,9 @@ export function openDatabase(options: OpenDatabaseOptions): SqliteFile {
     // The first read of the file: a file that is not a database fails here, before anything is written to it.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     checkNotTooNew(db, path, identity, migrations.length);
-    const journalMode = String(db.pragma('journal_mode = WAL', { simple: true }));
+    const journalMode = retryWhileBusy(busyTimeoutMs, () => useWal(db));
     db.pragma(`synchronous = ${options.synchronous}`);
-    migrate(db, path, identity, migrations);
+    retryWhileBusy(busyTimeoutMs, () => migrate(db, path, identity, migrations));
     return new SqliteFile(path, db, journalMode, identity);
   } catch (error) {
     db.close();
@@ -103,6 +103,35 @@ function createPrivately(path: string, identity: DatabaseIdentity): void {
     throw new AppError(`${identity.codePrefix}_UNAVAILABLE`, `cannot create ${identity.what} ${path}: ${messageOf(error)}`, {
       cause: error,
     });
+  }
+}
+
+/**
+ * WAL, switched on only when the file is not in it yet: the switch needs the
+ * file to itself, and a second process opening the file a moment after the
+ * first (the daemon's server and an editor's) must not trip over it.
+ */
+function useWal(db: Database.Database): string {
+  const current = String(db.pragma('journal_mode', { simple: true }));
+  return current === 'wal' ? current : String(db.pragma('journal_mode = WAL', { simple: true }));
+}
+
+/**
+ * Runs `step` again while SQLite says the file is busy, up to the busy
+ * timeout: some steps of opening (the journal mode switch, a migration
+ * racing another process's) can be refused at once rather than waited for.
+ */
+function retryWhileBusy<T>(timeoutMs: number, step: () => T): T {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      const busy = error instanceof Database.SqliteError && (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED'));
+      if (!busy || Date.now() >= deadline) throw error;
+      // A synchronous pause: opening is synchronous, and these waits are rare and short.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
   }
 }
 

@@ -133,7 +133,8 @@ describe('EspeakTts', () => {
     const children: ChildProcessWithoutNullStreams[] = [];
     const watched = new EspeakTts({ spawn: watchingSpawn([], children) });
     for await (const _chunk of watched.synthesize(LONG_EN, { language: 'en' })) break;
-    expect(await exited(children[0]!)).toBe('SIGTERM');
+    // SIGTERM, or SIGPIPE when espeak-ng writes to the pipe closed just before: stopped either way.
+    expect(['SIGTERM', 'SIGPIPE']).toContain(await exited(children[0]!));
   });
 
   it('an unknown voice is a clear error naming it', async () => {
