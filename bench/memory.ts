@@ -90,9 +90,9 @@ async function runMemory(options: BenchmarkRunOptions = {}): Promise<Figures> {
 }
 
 /**
- * The share of the true k nearest (an exact scan of every vector, in
- * JavaScript) that the store's search returns: 1 for exact search, below 1
- * where the graph index misses some.
+ * The share of the store's k results that are as close to the query as
+ * the true k-th nearest (an exact scan of every vector, in JavaScript): 1
+ * for exact search, below 1 where the graph index misses some.
  */
 async function recallAtK(store: MemoryStore, saved: Map<number, string>, sentences: SentenceMaker): Promise<number> {
   const embedder = new HashedEmbedder();
@@ -103,11 +103,12 @@ async function recallAtK(store: MemoryStore, saved: Map<number, string>, sentenc
     const query = sentences.query();
     const [v] = await embedder.embed([query]);
     if (!v) continue;
-    const scored = ids.map((id, i) => ({ id, score: dot(v, vectors[i] as Float32Array) }));
-    scored.sort((a, b) => b.score - a.score);
-    const truth = new Set(scored.slice(0, K).map((s) => s.id));
+    const scores = ids.map((_, i) => dot(v, vectors[i] as Float32Array)).sort((a, b) => b - a);
+    // Ties are common (memories sharing one query word and of one length): a hit counts when it is
+    // as close as the true k-th nearest, whichever of the tied memories it is.
+    const kth = scores[K - 1] ?? 0;
     const hits = await store.search({ query, k: K });
-    found += hits.filter((h) => truth.has(h.id)).length;
+    found += hits.filter((h) => h.score >= kth - 1e-6).length;
   }
   return found / (RECALL_QUERIES * K);
 }
@@ -129,8 +130,9 @@ class SentenceMaker {
 
   constructor(seed: number) {
     this.state = seed;
-    const syllables = ['ka', 'lo', 'mi', 'ren', 'to', 'sa', 'vi', 'nor', 'pe', 'lu', 'dra', 'me', 'qui', 'zo', 'bel', 'tan'];
-    this.words = Array.from({ length: 3000 }, () => Array.from({ length: 2 + this.int(3) }, () => syllables[this.int(syllables.length)]).join(''));
+    // Words of random letters: few shared three-letter pieces, as between real words. (Words built from a
+    // few syllables made every sentence about 0.97 similar to every other, which measures nothing.)
+    this.words = Array.from({ length: 3000 }, () => Array.from({ length: 4 + this.int(6) }, () => String.fromCharCode(97 + this.int(26))).join(''));
   }
 
   next(): string {
