@@ -1,7 +1,7 @@
 export { systemClock, sleepUntil, type AudioClock } from './clock.js';
 export { NullInput, type NullInputOptions } from './null-input.js';
 export { NullOutput } from './null-output.js';
-export { floatToInt16, int16ToFloat, mixToMono } from './pcm.js';
+export { concatSamples, floatToInt16, int16ToFloat, mixToMono } from './pcm.js';
 export { Resampler, fromVoiceFormat, resample, toVoiceFormat } from './resample.js';
 export { encodeWav, parseWav, readWav, writeWav, type WavAudio } from './wav.js';
 export { WavFileInput, type WavFileInputOptions } from './wav-file-input.js';

@@ -39,3 +39,14 @@ export function mixToMono(interleaved: Int16Array, channels: number): Float32Arr
   }
   return out;
 }
+
+/** The chunks one after another, as one array. */
+export function concatSamples(chunks: readonly Int16Array[]): Int16Array {
+  const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}

@@ -23,6 +23,7 @@ import {
   loadPortAudio,
   openStream,
   quitStream,
+  smallChunkOptions,
   type PortAudioBinding,
   type PortAudioDevice,
   type PortAudioStream,
@@ -157,20 +158,9 @@ export class PortAudioInput implements AudioInput {
   }
 
   private openCapture(): { stream: PortAudioStream; options: PortAudioStreamOptions } {
-    return openStream(this.binding, 'input', this.device, this.rates, (rate) => {
-      const frames = Math.max(1, Math.round((rate * this.chunkMs) / 1000));
-      return {
-        deviceId: this.device.id,
-        sampleRate: rate,
-        channelCount: this.channels,
-        sampleFormat: 16,
-        framesPerBuffer: frames,
-        maxQueue: this.queueChunks,
-        highwaterMark: frames * this.channels * 2,
-        // With true, one overflow (a stalled event loop) would end the capture and lose its chunk.
-        closeOnError: false,
-      };
-    });
+    return openStream(this.binding, 'input', this.device, this.rates, (rate) =>
+      smallChunkOptions(this.device, rate, this.channels, this.chunkMs, this.queueChunks),
+    );
   }
 
   private count(bytes: number): void {

@@ -18,7 +18,17 @@ import { AppError, messageOf } from '../../errors/index.js';
 import { Resampler, floatToInt16, int16ToFloat, systemClock, type AudioClock } from '../audio/index.js';
 import { SAMPLE_RATE, type AudioOutput } from '../types.js';
 import { PlaybackQueue } from './playback-queue.js';
-import { candidateRates, chooseDevice, loadPortAudio, openStream, quitStream, type PortAudioBinding, type PortAudioDevice, type PortAudioStream } from './portaudio.js';
+import {
+  candidateRates,
+  chooseDevice,
+  loadPortAudio,
+  openStream,
+  quitStream,
+  smallChunkOptions,
+  type PortAudioBinding,
+  type PortAudioDevice,
+  type PortAudioStream,
+} from './portaudio.js';
 
 export interface PortAudioOutputOptions {
   /** A device name or part of it (`[audio] output`); default "default". */
@@ -74,20 +84,9 @@ export class PortAudioOutput implements AudioOutput {
     this.latencyMs = options.latencyMs ?? 35;
     this.clock = options.clock ?? systemClock;
     const chunkMs = options.chunkMs ?? 10;
-    const opened = openStream(binding, 'output', device, candidateRates(device, options.sampleRate), (rate) => {
-      const frames = Math.max(1, Math.round((rate * chunkMs) / 1000));
-      return {
-        deviceId: device.id,
-        sampleRate: rate,
-        channelCount: this.channels,
-        sampleFormat: 16,
-        framesPerBuffer: frames,
-        maxQueue: this.queueChunks,
-        highwaterMark: frames * this.channels * 2,
-        // An underflow (a stalled event loop) must not end playback for good.
-        closeOnError: false,
-      };
-    });
+    const opened = openStream(binding, 'output', device, candidateRates(device, options.sampleRate), (rate) =>
+      smallChunkOptions(device, rate, this.channels, chunkMs, this.queueChunks),
+    );
     this.stream = opened.stream;
     this.sampleRate = opened.options.sampleRate;
     this.chunkSamples = opened.options.framesPerBuffer;

@@ -136,6 +136,26 @@ export function candidateRates(device: PortAudioDevice, requested?: number): num
  * Creates and starts a naudiodon stream at the first rate PortAudio accepts;
  * its refusals (a busy device, no such rate) become AUDIO_DEVICE_OPEN_FAILED.
  */
+/**
+ * A stream's options for `rate`: 16-bit chunks of `chunkMs`, and a Readable
+ * that hands each chunk on at once (naudiodon's default highwaterMark is
+ * 16384 bytes, 512 ms of 16 kHz mono, whatever framesPerBuffer says). An
+ * xrun (a stalled event loop) is logged, never the end of the stream.
+ */
+export function smallChunkOptions(device: PortAudioDevice, rate: number, channels: number, chunkMs: number, queueChunks: number): PortAudioStreamOptions {
+  const frames = Math.max(1, Math.round((rate * chunkMs) / 1000));
+  return {
+    deviceId: device.id,
+    sampleRate: rate,
+    channelCount: channels,
+    sampleFormat: 16,
+    framesPerBuffer: frames,
+    maxQueue: queueChunks,
+    highwaterMark: frames * channels * 2,
+    closeOnError: false,
+  };
+}
+
 export function openStream(
   binding: PortAudioBinding,
   direction: Direction,

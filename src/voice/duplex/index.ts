@@ -1,4 +1,11 @@
 export { DUPLEX_DEFAULTS, resolveDuplexConfig, type DuplexConfig } from './config.js';
+export {
+  BargeInDetector,
+  type BargeInDetectorOptions,
+  type BargeInFrameResult,
+  type BargeInSpeechStarted,
+  type VadWindowScore,
+} from './barge-in-detector.js';
 export { reduce, reduceAll } from './reducer.js';
 export {
   initialDuplexState,

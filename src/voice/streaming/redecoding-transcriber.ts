@@ -1,3 +1,4 @@
+import { concatSamples } from '../audio/index.js';
 import type { Stt, Transcript } from '../types.js';
 import { SAMPLE_RATE } from '../types.js';
 import { stablePrefix } from './stable-prefix.js';
@@ -106,15 +107,8 @@ export class RedecodingTranscriber {
   }
 
   private audio(): Int16Array {
-    if (this.chunks.length !== 1) {
-      const all = new Int16Array(this.samples);
-      let at = 0;
-      for (const chunk of this.chunks) {
-        all.set(chunk, at);
-        at += chunk.length;
-      }
-      this.chunks = [all];
-    }
+    // Joined once per decode, and kept joined: the next push appends to one chunk.
+    if (this.chunks.length !== 1) this.chunks = [concatSamples(this.chunks)];
     return this.chunks[0] ?? new Int16Array(0);
   }
 

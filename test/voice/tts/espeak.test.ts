@@ -4,6 +4,7 @@ import { isAppError } from '../../../src/errors/index.js';
 import { CHUNK_SAMPLES, EspeakTts, TTS_BAD_OPTIONS, TTS_CANCELLED, TTS_ENGINE_FAILED, TTS_TIMEOUT, TTS_VOICE_UNKNOWN, type EspeakOptions } from '../../../src/voice/tts/index.js';
 import { SAMPLE_RATE } from '../../../src/voice/types.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
+import { concatSamples } from '../../../src/voice/audio/index.js';
 
 type Event = 'spawn' | 'chunk' | 'exit';
 
@@ -21,16 +22,6 @@ function watchingSpawn(events: Event[], children: ChildProcessWithoutNullStreams
 async function collect(chunks: AsyncIterable<Int16Array>): Promise<Int16Array[]> {
   const out: Int16Array[] = [];
   for await (const chunk of chunks) out.push(chunk);
-  return out;
-}
-
-function join(chunks: Int16Array[]): Int16Array {
-  const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
   return out;
 }
 
@@ -69,7 +60,7 @@ describe('EspeakTts', () => {
     for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBe(CHUNK_SAMPLES);
     expect(chunks.at(-1)!.length).toBeGreaterThan(0);
     expect(chunks.at(-1)!.length).toBeLessThanOrEqual(CHUNK_SAMPLES);
-    const audio = join(chunks);
+    const audio = concatSamples(chunks);
     const seconds = audio.length / SAMPLE_RATE;
     expect(seconds).toBeGreaterThan(1);
     expect(seconds).toBeLessThan(5);
@@ -80,16 +71,16 @@ describe('EspeakTts', () => {
     ['en', 'Good morning, how are you?'],
     ['it', 'Buongiorno, come stai oggi?'],
   ])('%s: three times the text is about three times the audio', async (language, sentence) => {
-    const once = join(await collect(tts.synthesize(sentence, { language }))).length;
-    const thrice = join(await collect(tts.synthesize(`${sentence} ${sentence} ${sentence}`, { language }))).length;
+    const once = concatSamples(await collect(tts.synthesize(sentence, { language }))).length;
+    const thrice = concatSamples(await collect(tts.synthesize(`${sentence} ${sentence} ${sentence}`, { language }))).length;
     expect(thrice / once).toBeGreaterThan(2.4);
     expect(thrice / once).toBeLessThan(3.6);
   });
 
   it('speaks Italian with the Italian voice: the same text sounds different in English', async () => {
     const text = 'Ciao, come stai?';
-    const it = join(await collect(tts.synthesize(text, { language: 'it' })));
-    const en = join(await collect(tts.synthesize(text, { language: 'en' })));
+    const it = concatSamples(await collect(tts.synthesize(text, { language: 'it' })));
+    const en = concatSamples(await collect(tts.synthesize(text, { language: 'en' })));
     expect(it.length).not.toBe(en.length);
   });
 
@@ -162,7 +153,7 @@ describe('EspeakTts', () => {
   });
 
   it('text that looks like an option is spoken, not parsed (it goes on stdin)', async () => {
-    const audio = join(await collect(tts.synthesize('-v xx minus five degrees.', { language: 'en' })));
+    const audio = concatSamples(await collect(tts.synthesize('-v xx minus five degrees.', { language: 'en' })));
     expect(audio.length / SAMPLE_RATE).toBeGreaterThan(0.8);
   });
 
@@ -175,8 +166,8 @@ describe('EspeakTts', () => {
 
   it('a higher rate gives shorter audio; a rate espeak-ng refuses is a bad option', async () => {
     const text = 'The quick brown fox jumps over the lazy dog.';
-    const slow = join(await collect(new EspeakTts({ rate: 120 }).synthesize(text, { language: 'en' }))).length;
-    const fast = join(await collect(new EspeakTts({ rate: 300 }).synthesize(text, { language: 'en' }))).length;
+    const slow = concatSamples(await collect(new EspeakTts({ rate: 120 }).synthesize(text, { language: 'en' }))).length;
+    const fast = concatSamples(await collect(new EspeakTts({ rate: 300 }).synthesize(text, { language: 'en' }))).length;
     expect(fast).toBeLessThan(slow * 0.6);
     expect(() => new EspeakTts({ rate: 20 })).toThrowError(expect.objectContaining({ code: TTS_BAD_OPTIONS }));
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../../src/errors/index.js';
 import { encodeWav, toVoiceFormat } from '../../../src/voice/audio/index.js';
 import { StreamedWavDecoder } from '../../../src/voice/tts/wav-stream.js';
+import { concatSamples } from '../../../src/voice/audio/index.js';
 
 function tone(sampleRate: number, channels: number, seconds: number): Int16Array {
   const frames = Math.round(sampleRate * seconds);
@@ -25,16 +26,6 @@ function decode(bytes: Uint8Array, sizes: number[]): Int16Array[] {
   return chunks;
 }
 
-function concat(chunks: Int16Array[]): Int16Array {
-  const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
 /** espeak-ng's header: the data size is a placeholder, since it does not know it yet. */
 function asStreamed(wav: Buffer): Buffer {
   const copy = Buffer.from(wav);
@@ -54,7 +45,7 @@ describe('StreamedWavDecoder', () => {
     for (const sizes of [[wav.length], [1], [3, 7, 4096], [45, 1, 2]]) {
       const chunks = decode(wav, sizes);
       for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBe(1600);
-      expect(concat(chunks)).toEqual(expected);
+      expect(concatSamples(chunks)).toEqual(expected);
     }
   });
 

@@ -1,0 +1,165 @@
+/**
+ * Barge-in detection on the microphone while the assistant may be talking:
+ * each 20 ms mic frame goes through the APM with the speaker audio that was
+ * playing then (two 10 ms render+capture pairs), the cleaned audio is scored
+ * by the VAD in its own windows (512 samples for Silero), and
+ * `speech_started` is reported once enough speech has been heard: during
+ * playback, windows at or above `bargeInThreshold` adding up to
+ * `minBargeInSpeechMs` in a row (so residual echo rarely qualifies); outside
+ * playback, one window at or above `speechThreshold`. Time is audio time:
+ * samples fed so far, not the wall clock, so a replay gives the same results.
+ */
+import { AppError } from '../../errors/index.js';
+import type { Apm } from '../apm/index.js';
+import type { Vad } from '../types.js';
+import { resolveDuplexConfig, type DuplexConfig } from './config.js';
+
+export interface BargeInDetectorOptions {
+  apm: Apm;
+  vad: Vad;
+  config?: Partial<DuplexConfig>;
+  /** Samples in one frame handed to `process`; default two APM frames (20 ms). */
+  frameSamples?: number;
+}
+
+/** The onset, shaped as the duplex reducer's `speech_started` input plus the audio time of the decision. */
+export interface BargeInSpeechStarted {
+  type: 'speech_started';
+  /** The probability of the window that confirmed the speech. */
+  confidence: number;
+  /** Audio time of the first window of the qualifying run, ms. */
+  startedAtMs: number;
+  /** Audio time at which the speech was confirmed (end of the confirming window), ms. */
+  atMs: number;
+  duringPlayback: boolean;
+}
+
+export interface VadWindowScore {
+  /** Audio time of the window's start, ms. */
+  startMs: number;
+  probability: number;
+}
+
+/** What one `process` call saw, so a caller can measure. */
+export interface BargeInFrameResult {
+  /** Audio time of the frame's start, ms. */
+  atMs: number;
+  playing: boolean;
+  /** The microphone frame after the APM. */
+  cleaned: Int16Array;
+  /** VAD windows completed by this frame (zero or more). */
+  windows: VadWindowScore[];
+  event?: BargeInSpeechStarted;
+}
+
+export class BargeInDetector {
+  readonly config: DuplexConfig;
+  readonly frameSamples: number;
+  private readonly apm: Apm;
+  private readonly vad: Vad;
+  private readonly sampleRate: number;
+  private readonly silence: Int16Array;
+  private readonly pending: Int16Array;
+  private pendingLength = 0;
+  /** Samples fed so far (frames) and scored so far (windows). */
+  private fedSamples = 0;
+  private scoredSamples = 0;
+  /** The current run of qualifying windows: its start (ms) and length (samples). */
+  private runStartMs = 0;
+  private runSamples = 0;
+  /** After a speech_started, quiet until a window falls below speechThreshold. */
+  private inSpeech = false;
+
+  constructor(options: BargeInDetectorOptions) {
+    this.apm = options.apm;
+    this.vad = options.vad;
+    this.config = resolveDuplexConfig(options.config);
+    if (this.apm.format.channels !== 1) {
+      throw new AppError('DUPLEX_FRAME_INVALID', `barge-in detection needs mono capture, the APM has ${this.apm.format.channels} channels`);
+    }
+    this.sampleRate = this.apm.format.sampleRate;
+    this.frameSamples = options.frameSamples ?? 2 * this.apm.frameSamples;
+    if (this.frameSamples <= 0 || this.frameSamples % this.apm.frameSamples !== 0) {
+      throw new AppError('DUPLEX_FRAME_INVALID', `frameSamples must be a multiple of the APM's ${this.apm.frameSamples}, got ${this.frameSamples}`);
+    }
+    this.silence = new Int16Array(this.apm.frameSamples);
+    this.pending = new Int16Array(this.vad.frameSamples + this.frameSamples);
+  }
+
+  /**
+   * One mic frame and the render that was playing while it was recorded;
+   * `render` absent (or null) means nothing was playing, and silence goes to
+   * the APM's render side so its clock keeps step with the capture's.
+   */
+  async process(mic: Int16Array, render?: Int16Array | null): Promise<BargeInFrameResult> {
+    if (mic.length !== this.frameSamples) throw frameInvalid('mic', this.frameSamples, mic.length);
+    const playing = render !== undefined && render !== null;
+    if (playing && render.length !== this.frameSamples) throw frameInvalid('render', this.frameSamples, render.length);
+    const atMs = this.toMs(this.fedSamples);
+    const cleaned = new Int16Array(this.frameSamples);
+    const n = this.apm.frameSamples;
+    for (let offset = 0; offset < this.frameSamples; offset += n) {
+      this.apm.processRender(playing ? render.subarray(offset, offset + n) : this.silence);
+      cleaned.set(this.apm.processCapture(mic.subarray(offset, offset + n)), offset);
+    }
+    this.fedSamples += this.frameSamples;
+    this.pending.set(cleaned, this.pendingLength);
+    this.pendingLength += cleaned.length;
+
+    const windows: VadWindowScore[] = [];
+    let event: BargeInSpeechStarted | undefined;
+    const w = this.vad.frameSamples;
+    while (this.pendingLength >= w) {
+      const window = this.pending.slice(0, w);
+      this.pending.copyWithin(0, w, this.pendingLength);
+      this.pendingLength -= w;
+      const startMs = this.toMs(this.scoredSamples);
+      this.scoredSamples += w;
+      const probability = await this.vad.probability(window);
+      windows.push({ startMs, probability });
+      event ??= this.score(startMs, probability, playing);
+    }
+    return event === undefined ? { atMs, playing, cleaned, windows } : { atMs, playing, cleaned, windows, event };
+  }
+
+  /** Forgets the run and the VAD's state (not the APM's: its echo model stays useful). */
+  reset(): void {
+    this.runSamples = 0;
+    this.inSpeech = false;
+    this.vad.reset();
+  }
+
+  private score(startMs: number, probability: number, playing: boolean): BargeInSpeechStarted | undefined {
+    const { bargeInThreshold, speechThreshold, minBargeInSpeechMs } = this.config;
+    if (this.inSpeech) {
+      if (probability < speechThreshold) this.inSpeech = false;
+      return undefined;
+    }
+    const threshold = playing ? bargeInThreshold : speechThreshold;
+    if (probability < threshold) {
+      this.runSamples = 0;
+      return undefined;
+    }
+    if (this.runSamples === 0) this.runStartMs = startMs;
+    this.runSamples += this.vad.frameSamples;
+    const neededMs = playing ? minBargeInSpeechMs : 0;
+    if (this.toMs(this.runSamples) < neededMs) return undefined;
+    this.inSpeech = true;
+    this.runSamples = 0;
+    return {
+      type: 'speech_started',
+      confidence: probability,
+      startedAtMs: this.runStartMs,
+      atMs: startMs + this.toMs(this.vad.frameSamples),
+      duringPlayback: playing,
+    };
+  }
+
+  private toMs(samples: number): number {
+    return (samples * 1000) / this.sampleRate;
+  }
+}
+
+function frameInvalid(what: string, expected: number, got: number): AppError {
+  return new AppError('DUPLEX_FRAME_INVALID', `barge-in ${what} frame must be ${expected} samples, got ${got}`);
+}
