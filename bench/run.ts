@@ -10,6 +10,7 @@ import { messageOf } from '../src/errors/index.js';
 import type { Benchmark } from './benchmark.js';
 import { apm } from './apm.js';
 import { browser } from './browser.js';
+import { echo } from './echo.js';
 import { memory } from './memory.js';
 import { tts } from './tts.js';
 import { turn } from './turn.js';
@@ -21,7 +22,7 @@ import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, vad, apm, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, vad, apm, echo, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
