@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppError } from '../../src/errors/index.js';
-import type { MemoryHealth, MemoryRecord, ScoredMemory } from '../../src/memory/index.js';
+import type { MemoryRecord, ScoredMemory } from '../../src/memory/index.js';
 
 /** A memory as the model and other clients read it: the time as ISO text, never the vector. */
 export interface MemoryView {
@@ -24,13 +24,13 @@ export function view(record: MemoryRecord | ScoredMemory): MemoryView {
 }
 
 /** Lines for the model, the same data as structured content for programs (the host's retrieval reads that). */
-export function memoriesResult(records: (MemoryRecord | ScoredMemory)[], health: MemoryHealth, empty: string): CallToolResult {
+export function memoriesResult(records: (MemoryRecord | ScoredMemory)[], problems: string[], empty: string): CallToolResult {
   const memories = records.map(view);
   const lines = memories.map((m) => `#${m.id} [${m.kind}] ${m.text} (${m.score === undefined ? '' : `score ${m.score}, `}saved ${m.time.slice(0, 10)})`);
-  const warning = health.ok ? [] : [`(memory health: ${health.problems.join('; ')})`];
+  const warning = problems.length === 0 ? [] : [`(memory health: ${problems.join('; ')})`];
   return {
     content: [{ type: 'text', text: [...warning, ...(lines.length > 0 ? lines : [empty])].join('\n') }],
-    structuredContent: { memories, ...(health.ok ? {} : { health }) },
+    structuredContent: { memories, ...(problems.length === 0 ? {} : { problems }) },
   };
 }
 

@@ -19,7 +19,7 @@ type Handler = (args: unknown, context: CallContext) => Promise<CallToolResult>;
 const HANDLERS: Record<string, Handler> = {
   [SEARCH]: async (args, { store, signal }) => {
     const request = searchArgs(args);
-    return memoriesResult(await store.search(request, { signal }), store.health(), 'No memory matches.');
+    return memoriesResult(await store.search(request, { signal }), store.problems(), 'No memory matches.');
   },
   [SAVE]: async (args, { store, meta, signal }) => {
     const { text, kind } = saveArgs(args);
@@ -42,7 +42,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   [LIST]: async (args, { store }) => {
     const request = listArgs(args);
-    return memoriesResult(store.list(request), store.health(), 'No memories saved yet.');
+    return memoriesResult(store.list(request), store.problems(), 'No memories saved yet.');
   },
 };
 

@@ -27,7 +27,7 @@ export class LiveIndex {
   private readonly indexed = new Map<number, number>();
   private appliedSeq = 0;
   private sinceSnapshot = 0;
-  private problems: string[] = [];
+  private found: string[] = [];
   private readonly notes: string[] = [];
 
   constructor(
@@ -88,17 +88,22 @@ export class LiveIndex {
     if (this.sinceSnapshot > 0) this.snapshot();
   }
 
+  /** The problems found, with the advice to rebuild; none when the index matches the records. */
+  problems(): string[] {
+    return this.found.length > 0 ? [...this.found, REBUILD_ADVICE] : [];
+  }
+
+  /** The full picture, record count included: a count(*) reads the whole table (about 50 ms at 100k), so not per search. */
   health(): MemoryHealth {
-    const records = this.records.count();
-    const problems = this.problems.length > 0 ? [...this.problems, REBUILD_ADVICE] : [];
-    return { ok: this.problems.length === 0, records, indexed: this.indexed.size, verified: this.indexed.size, index: this.vectors?.kind ?? 'none', problems, notes: [...this.notes] };
+    const problems = this.problems();
+    return { ok: problems.length === 0, records: this.records.count(), indexed: this.indexed.size, verified: this.indexed.size, index: this.vectors?.kind ?? 'none', problems, notes: [...this.notes] };
   }
 
   /** The whole index again from the database's vectors, as of one moment; clears the problems a reload fixes. */
   reloadAll(): void {
     this.vectors = undefined;
     this.indexed.clear();
-    this.problems = [];
+    this.found = [];
     let damaged = 0;
     this.records.read(() => {
       this.appliedSeq = this.records.lastChangeSeq();
@@ -112,7 +117,7 @@ export class LiveIndex {
       }
       damaged += this.addRows(batch);
     });
-    if (damaged > 0) this.problems.push(`${damaged} records in the database do not match their checksums`);
+    if (damaged > 0) this.found.push(`${damaged} records in the database do not match their checksums`);
     this.sinceSnapshot = 1;
   }
 
@@ -189,13 +194,13 @@ export class LiveIndex {
     });
     const extra = [...this.indexed.keys()].filter((id) => !seen.has(id));
     this.removeIds([...drop, ...extra]);
-    const found: string[] = [];
-    if (missing > 0) found.push(`${missing} records are not in the index`);
-    if (differing > 0) found.push(`${differing} records have a different vector in the index`);
-    if (damaged > 0) found.push(`${damaged} records in the database do not match their checksums`);
-    if (extra.length > 0) found.push(`${extra.length} vectors in the index have no record`);
-    this.problems.push(...found);
-    if (found.length > 0) logEvent('error', 'memory_index_mismatch', { problems: found, advice: REBUILD_ADVICE }, this.log);
+    const mismatches: string[] = [];
+    if (missing > 0) mismatches.push(`${missing} records are not in the index`);
+    if (differing > 0) mismatches.push(`${differing} records have a different vector in the index`);
+    if (damaged > 0) mismatches.push(`${damaged} records in the database do not match their checksums`);
+    if (extra.length > 0) mismatches.push(`${extra.length} vectors in the index have no record`);
+    this.found.push(...mismatches);
+    if (mismatches.length > 0) logEvent('error', 'memory_index_mismatch', { problems: mismatches, advice: REBUILD_ADVICE }, this.log);
   }
 
   private apply(changes: Change[]): void {
@@ -214,7 +219,7 @@ export class LiveIndex {
       }
     }
     damaged += this.addRows(adds);
-    if (damaged > 0) this.problems.push(`${damaged} records in the database do not match their checksums`);
+    if (damaged > 0) this.found.push(`${damaged} records in the database do not match their checksums`);
     this.appliedSeq = changes[changes.length - 1]?.seq ?? this.appliedSeq;
     this.sinceSnapshot += changes.length;
   }

@@ -207,6 +207,12 @@ export class MemoryStore {
     return report;
   }
 
+  /** What is wrong with the index, if anything (cheap: for every search's answer). */
+  problems(): string[] {
+    this.index.sync();
+    return this.index.problems();
+  }
+
   health(): MemoryHealth {
     this.index.sync();
     return this.index.health();
