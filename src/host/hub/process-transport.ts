@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { delay, groupAlive, pollUntil, signalGroup } from './process-group.js';
+import { delay, groupAlive, pollUntil, signalGroup } from '../../process/index.js';
 
 /** How long each step of a stop waits before the next, harder one. */
 export interface StopTimings {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { AppError } from '../../errors/index.js';
+import { delay, signalGroup } from '../../process/index.js';
 import { STT_BAD_OPTIONS, STT_MODEL_MISSING, STT_PORT_BUSY, STT_SERVER_START_FAILED, lastErrorLine, sttCancelled } from './errors.js';
 
 export interface WhisperProcessOptions {
@@ -128,18 +129,6 @@ async function probe(url: string): Promise<number | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: nothing left in the group.
-  }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** Enough to run and to find the GPU; nothing secret. */
