@@ -28,11 +28,6 @@ export class Speaker {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** When the first audio of this reply was handed to the output, if it was. */
-  get firstAudioMs(): number | undefined {
-    return this.firstAudioAtMs;
-  }
-
   /** Queues a sentence; resolves when it has been handed to the output (not heard). */
   say(text: string, language: string, turnId?: string, signal?: AbortSignal): Promise<void> {
     const next = this.queue.then(() => this.speak(text, language, turnId, signal));
@@ -46,13 +41,17 @@ export class Speaker {
     await this.options.output.drain();
   }
 
-  /** Waits for every queued sentence and for the output to play them; ends the playback. */
-  async finish(turnId?: string): Promise<void> {
-    await this.queue;
-    await this.options.output.drain();
+  /**
+   * Waits for every queued sentence and for the output to play them; ends
+   * the playback. Resolves to when the reply's first audio went out, if any did.
+   */
+  async finish(turnId?: string): Promise<{ firstAudioMs?: number }> {
+    await this.drain();
+    const firstAudioMs = this.firstAudioAtMs;
     if (this.started) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', atMs: this.clock(), turnId });
     this.started = false;
     this.firstAudioAtMs = undefined;
+    return firstAudioMs === undefined ? {} : { firstAudioMs };
   }
 
   private async speak(text: string, language: string, turnId: string | undefined, signal?: AbortSignal): Promise<void> {

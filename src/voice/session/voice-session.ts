@@ -154,10 +154,8 @@ export class VoiceSession {
       onSentence: speak,
       onAnnouncement: speak,
     });
-    // Everything queued has been handed to the output by now: the first chunk's time is known.
-    await speaker.drain();
-    const firstAudioMs = speaker.firstAudioMs;
-    await speaker.finish(outcome.turnId);
+    // One drain: a device's drain waits for its own latency after the last chunk.
+    const { firstAudioMs } = await speaker.finish(outcome.turnId);
     return { transcript, outcome, timings: { speechEndMs, sttFinalMs, ...(firstAudioMs === undefined ? {} : { firstAudioMs }), doneMs: this.clock() } };
   }
 
