@@ -3,6 +3,7 @@
  * tests run paced code on a fake clock without sleeping.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { FRAME_MS, type AudioFrame } from '../types.js';
 
 export interface AudioClock {
   /** Milliseconds on a monotonic clock. */
@@ -33,4 +34,24 @@ export async function sleepUntil(clock: AudioClock, atMs: number, signal?: Abort
     throw error;
   }
   return !signal?.aborted;
+}
+
+export interface PacedFramesOptions {
+  /** Frame n is handed out (n + 1) x FRAME_MS after the start, as a device would deliver it. */
+  realtime: boolean;
+  clock: AudioClock;
+  signal?: AbortSignal;
+  /** The input was closed: stop before the next frame. */
+  stopped: () => boolean;
+}
+
+/** Frames 0..count-1 with the samples `samplesAt` gives, paced when asked; ends early on abort or close. */
+export async function* pacedFrames(count: number, samplesAt: (index: number) => Int16Array, options: PacedFramesOptions): AsyncIterable<AudioFrame> {
+  const { clock, signal } = options;
+  const startedMs = clock.now();
+  for (let index = 0; index < count; index++) {
+    if (options.realtime && !(await sleepUntil(clock, startedMs + (index + 1) * FRAME_MS, signal))) return;
+    if (options.stopped() || signal?.aborted) return;
+    yield { samples: samplesAt(index), index, atMs: index * FRAME_MS };
+  }
 }

@@ -1,4 +1,4 @@
-export { systemClock, sleepUntil, type AudioClock } from './clock.js';
+export { pacedFrames, systemClock, sleepUntil, type AudioClock, type PacedFramesOptions } from './clock.js';
 export { NullInput, type NullInputOptions } from './null-input.js';
 export { NullOutput } from './null-output.js';
 export { concatSamples, floatToInt16, int16ToFloat, mixToMono } from './pcm.js';

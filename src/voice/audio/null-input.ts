@@ -4,8 +4,8 @@
  * frames (tests), unpaced unless asked.
  */
 import { AppError } from '../../errors/index.js';
-import { FRAME_MS, FRAME_SAMPLES, type AudioFrame, type AudioInput } from '../types.js';
-import { systemClock, sleepUntil, type AudioClock } from './clock.js';
+import { FRAME_SAMPLES, type AudioFrame, type AudioInput } from '../types.js';
+import { pacedFrames, systemClock, type AudioClock } from './clock.js';
 
 export interface NullInputOptions {
   /** Stop after this many frames; endless when absent. */
@@ -36,14 +36,13 @@ export class NullInput implements AudioInput {
     this.clock = options.clock ?? systemClock;
   }
 
-  async *frames(options: { signal?: AbortSignal } = {}): AsyncIterable<AudioFrame> {
-    const { signal } = options;
-    const startedMs = this.clock.now();
-    for (let index = 0; index < this.frameCount; index++) {
-      if (this.realtime && !(await sleepUntil(this.clock, startedMs + (index + 1) * FRAME_MS, signal))) return;
-      if (this.closed || signal?.aborted) return;
-      yield { samples: new Int16Array(FRAME_SAMPLES), index, atMs: index * FRAME_MS };
-    }
+  frames(options: { signal?: AbortSignal } = {}): AsyncIterable<AudioFrame> {
+    return pacedFrames(this.frameCount, () => new Int16Array(FRAME_SAMPLES), {
+      realtime: this.realtime,
+      clock: this.clock,
+      signal: options.signal,
+      stopped: () => this.closed,
+    });
   }
 
   async close(): Promise<void> {

@@ -5,8 +5,8 @@
  * paces delivery at capture speed for demos; tests leave it off.
  */
 import { basename } from 'node:path';
-import { FRAME_MS, FRAME_SAMPLES, type AudioFrame, type AudioInput } from '../types.js';
-import { systemClock, sleepUntil, type AudioClock } from './clock.js';
+import { FRAME_SAMPLES, type AudioFrame, type AudioInput } from '../types.js';
+import { pacedFrames, systemClock, type AudioClock } from './clock.js';
 import { toVoiceFormat } from './resample.js';
 import { readWav } from './wav.js';
 
@@ -43,15 +43,13 @@ export class WavFileInput implements AudioInput {
   }
 
   /** Each call plays the file from the start; ends at its end, on `signal`, or on close. */
-  async *frames(options: { signal?: AbortSignal } = {}): AsyncIterable<AudioFrame> {
-    const { signal } = options;
-    const startedMs = this.clock.now();
-    for (let index = 0; index < this.frameCount; index++) {
-      if (this.realtime && !(await sleepUntil(this.clock, startedMs + (index + 1) * FRAME_MS, signal))) return;
-      if (this.closed || signal?.aborted) return;
-      const from = index * FRAME_SAMPLES;
-      yield { samples: this.samples.slice(from, from + FRAME_SAMPLES), index, atMs: index * FRAME_MS };
-    }
+  frames(options: { signal?: AbortSignal } = {}): AsyncIterable<AudioFrame> {
+    return pacedFrames(this.frameCount, (index) => this.samples.slice(index * FRAME_SAMPLES, (index + 1) * FRAME_SAMPLES), {
+      realtime: this.realtime,
+      clock: this.clock,
+      signal: options.signal,
+      stopped: () => this.closed,
+    });
   }
 
   async close(): Promise<void> {
