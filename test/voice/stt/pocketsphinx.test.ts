@@ -4,30 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAppError } from '../../../src/errors/index.js';
 import { readWav } from '../../../src/voice/audio/index.js';
 import { PocketsphinxStt, STT_BAD_OPTIONS, STT_CANCELLED, STT_ENGINE_FAILED, STT_MODEL_MISSING, STT_TIMEOUT, wordErrorRate } from '../../../src/voice/stt/index.js';
 import { SAMPLE_RATE, type Transcript } from '../../../src/voice/types.js';
+import { collect, failure } from '../../helpers/outcomes.js';
 
 const DATA = '/usr/share/pocketsphinx/test/data';
 const LIBRIVOX = join(DATA, 'librivox');
 const available = existsSync('/usr/bin/pocketsphinx_continuous') && existsSync(join(LIBRIVOX, 'transcription'));
-
-async function collect(results: AsyncIterable<Transcript>): Promise<Transcript[]> {
-  const out: Transcript[] = [];
-  for await (const result of results) out.push(result);
-  return out;
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 async function samplesOf(path: string): Promise<Int16Array> {
   const wav = await readWav(path);
@@ -165,7 +149,6 @@ describe('PocketsphinxStt without pocketsphinx', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
-
 
   it('names a missing model path when built', () => {
     expect(() => new PocketsphinxStt({ hmm: '/nonexistent/en-us' })).toThrow(

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isAppError } from '../../../src/errors/index.js';
 import {
   STT_CANCELLED,
   STT_MODEL_MISSING,
@@ -15,6 +14,8 @@ import {
   startWhisperServer,
   type WhisperProcess,
 } from '../../../src/voice/stt/index.js';
+import { failure } from '../../helpers/outcomes.js';
+import { isRunning } from '../../helpers/process-state.js';
 
 /**
  * Acts as whisper-server on the --port it is given: /health (503 while
@@ -57,26 +58,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Running and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a failure');
 }
 
 let dir: string;
@@ -127,10 +108,10 @@ describe('startWhisperServer', () => {
     const stt = new WhisperServerStt({ url: started.url });
     for await (const result of stt.transcribe(new Int16Array(1600))) expect(result).toEqual({ text: 'hello from the fake', final: true, language: 'en' });
 
-    expect([alive(pid), alive(child!)]).toEqual([true, true]);
+    expect([isRunning(pid), isRunning(child!)]).toEqual([true, true]);
     await started.close();
     await started.close();
-    await expect.poll(() => [alive(pid), alive(child!)]).toEqual([false, false]);
+    await expect.poll(() => [isRunning(pid), isRunning(child!)]).toEqual([false, false]);
   });
 
   it('says why when the server exits before answering', { timeout: 20_000 }, async () => {
@@ -143,14 +124,14 @@ describe('startWhisperServer', () => {
     const port = await freePort();
     const error = await failure(startWhisperServer({ binary, model, port, startTimeoutMs: 500, extraArgs: ['--record', recordFile, '--never-listen'] }));
     expect(error).toEqual({ code: STT_SERVER_START_FAILED, message: `${binary} did not answer at http://127.0.0.1:${port} within 500 ms` });
-    await expect.poll(() => alive(recorded().pid)).toBe(false);
+    await expect.poll(() => isRunning(recorded().pid)).toBe(false);
   });
 
   it('kills a server that ignores SIGTERM once the grace time is over', { timeout: 20_000 }, async () => {
     started = await startWhisperServer({ binary, model, port: await freePort(), stopGraceMs: 300, extraArgs: ['--record', recordFile, '--ignore-term'] });
     const begun = performance.now();
     await started.close();
-    expect(alive(recorded().pid)).toBe(false);
+    expect(isRunning(recorded().pid)).toBe(false);
     expect(performance.now() - begun).toBeGreaterThanOrEqual(250);
   });
 
@@ -160,7 +141,7 @@ describe('startWhisperServer', () => {
     await expect.poll(() => existsSync(recordFile)).toBe(true);
     controller.abort();
     expect((await pending).code).toBe(STT_CANCELLED);
-    await expect.poll(() => alive(recorded().pid)).toBe(false);
+    await expect.poll(() => isRunning(recorded().pid)).toBe(false);
   });
 
   it('refuses a port something already answers on, and a program that does not exist', async () => {

@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAppError } from '../../../src/errors/index.js';
 import {
   STT_BAD_OPTIONS,
   STT_BAD_RESPONSE,
@@ -14,24 +13,9 @@ import {
 } from '../../../src/voice/stt/index.js';
 import type { Transcript } from '../../../src/voice/types.js';
 import { startFakeWhisperServer, type FakeWhisperServer } from '../../fakes/fake-whisper-server.js';
+import { collect, failureWithRetry } from '../../helpers/outcomes.js';
 
 const audio = Int16Array.from({ length: 8000 }, (_, i) => Math.round(Math.sin(i / 7) * 6000));
-
-async function collect(results: AsyncIterable<Transcript>): Promise<Transcript[]> {
-  const out: Transcript[] = [];
-  for await (const result of results) out.push(result);
-  return out;
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; retryable: boolean }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message, retryable: error.retryable };
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 /** A loopback port that nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -80,38 +64,38 @@ describe('WhisperServerStt', () => {
 
   it('names the URL when the server is unreachable', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const error = await failure(collect(new WhisperServerStt({ url }).transcribe(audio)));
+    const error = await failureWithRetry(collect(new WhisperServerStt({ url }).transcribe(audio)));
     expect(error).toEqual({ code: STT_UNREACHABLE, message: `cannot reach the whisper-server at ${url}: connection refused (is it running?)`, retryable: true });
   });
 
   it("turns a non-2xx answer into STT_HTTP_ERROR with the server's words", async () => {
     server = await startFakeWhisperServer({ replies: [{ fail: 'http-500' }, { fail: 'http-error', status: 400, message: 'failed to read audio data' }] });
     const stt = new WhisperServerStt({ url: server.url });
-    expect(await failure(collect(stt.transcribe(audio)))).toEqual({
+    expect(await failureWithRetry(collect(stt.transcribe(audio)))).toEqual({
       code: STT_HTTP_ERROR,
       message: `the whisper-server at ${server.url} answered HTTP 500: failed to process audio`,
       retryable: true,
     });
-    expect(await failure(collect(stt.transcribe(audio)))).toMatchObject({ code: STT_HTTP_ERROR, retryable: false });
+    expect(await failureWithRetry(collect(stt.transcribe(audio)))).toMatchObject({ code: STT_HTTP_ERROR, retryable: false });
   });
 
   it('quotes a plain-text error body, as for a wrong path', async () => {
     server = await startFakeWhisperServer();
     const stt = new WhisperServerStt({ url: `${server.url}/v1` });
-    expect((await failure(collect(stt.transcribe(audio)))).message).toBe(`the whisper-server at ${server.url}/v1 answered HTTP 404: File Not Found (/v1/inference)`);
+    expect((await failureWithRetry(collect(stt.transcribe(audio)))).message).toBe(`the whisper-server at ${server.url}/v1 answered HTTP 404: File Not Found (/v1/inference)`);
   });
 
   it('rejects a reply that is not JSON, or has no text, without quoting it', async () => {
     server = await startFakeWhisperServer({ replies: [{ fail: 'not-json' }, { fail: 'no-text' }] });
     const stt = new WhisperServerStt({ url: server.url });
-    const notJson = await failure(collect(stt.transcribe(audio)));
+    const notJson = await failureWithRetry(collect(stt.transcribe(audio)));
     expect(notJson).toMatchObject({ code: STT_BAD_RESPONSE, message: `the whisper-server at ${server.url} sent a reply that is not JSON` });
-    expect(await failure(collect(stt.transcribe(audio)))).toMatchObject({ code: STT_BAD_RESPONSE, message: expect.stringContaining('"text"') });
+    expect(await failureWithRetry(collect(stt.transcribe(audio)))).toMatchObject({ code: STT_BAD_RESPONSE, message: expect.stringContaining('"text"') });
   });
 
   it('times out a server that does not answer, and closes the connection', async () => {
     server = await startFakeWhisperServer({ replies: [{ fail: 'hang' }] });
-    const error = await failure(collect(new WhisperServerStt({ url: server.url, timeoutMs: 150 }).transcribe(audio)));
+    const error = await failureWithRetry(collect(new WhisperServerStt({ url: server.url, timeoutMs: 150 }).transcribe(audio)));
     expect(error).toEqual({ code: STT_TIMEOUT, message: `the whisper-server at ${server.url} sent no complete answer within 150 ms`, retryable: true });
     expect(await server.requests[0]?.closed).toEqual({ beforeEnd: true });
   });
@@ -125,7 +109,7 @@ describe('WhisperServerStt', () => {
   it('cancels on abort, closing the request so whisper-server stops decoding', async () => {
     server = await startFakeWhisperServer({ replies: [{ fail: 'hang' }] });
     const controller = new AbortController();
-    const pending = failure(collect(new WhisperServerStt({ url: server.url }).transcribe(audio, { signal: controller.signal })));
+    const pending = failureWithRetry(collect(new WhisperServerStt({ url: server.url }).transcribe(audio, { signal: controller.signal })));
     await expect.poll(() => server!.requests.length).toBe(1);
     controller.abort();
     expect((await pending).code).toBe(STT_CANCELLED);
@@ -135,7 +119,7 @@ describe('WhisperServerStt', () => {
   it('sends nothing when already aborted, and refuses a bad URL or timeout up front', async () => {
     server = await startFakeWhisperServer();
     const signal = AbortSignal.abort();
-    expect((await failure(collect(new WhisperServerStt({ url: server.url }).transcribe(audio, { signal })))).code).toBe(STT_CANCELLED);
+    expect((await failureWithRetry(collect(new WhisperServerStt({ url: server.url }).transcribe(audio, { signal })))).code).toBe(STT_CANCELLED);
     expect(server.requests).toHaveLength(0);
     expect(() => new WhisperServerStt({ url: 'localhost 8182' })).toThrow(expect.objectContaining({ code: STT_BAD_OPTIONS }));
     expect(() => new WhisperServerStt({ url: server!.url, timeoutMs: 0 })).toThrow(expect.objectContaining({ code: STT_BAD_OPTIONS }));

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isAppError } from '../../../src/errors/index.js';
 import { CHUNK_SAMPLES, EspeakTts, TTS_BAD_OPTIONS, TTS_CANCELLED, TTS_ENGINE_FAILED, TTS_TIMEOUT, TTS_VOICE_UNKNOWN, type EspeakOptions } from '../../../src/voice/tts/index.js';
 import { SAMPLE_RATE } from '../../../src/voice/types.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 import { concatSamples } from '../../../src/voice/audio/index.js';
+import { collect, failure } from '../../helpers/outcomes.js';
 
 type Event = 'spawn' | 'chunk' | 'exit';
 
@@ -19,26 +19,10 @@ function watchingSpawn(events: Event[], children: ChildProcessWithoutNullStreams
   };
 }
 
-async function collect(chunks: AsyncIterable<Int16Array>): Promise<Int16Array[]> {
-  const out: Int16Array[] = [];
-  for await (const chunk of chunks) out.push(chunk);
-  return out;
-}
-
 function rms(samples: Int16Array): number {
   let sum = 0;
   for (const s of samples) sum += s * s;
   return Math.sqrt(sum / Math.max(1, samples.length));
-}
-
-async function failure(run: () => Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await run();
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a failure');
 }
 
 function exited(child: ChildProcessWithoutNullStreams): Promise<NodeJS.Signals | number | null> {

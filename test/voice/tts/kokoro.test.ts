@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isAppError } from '../../../src/errors/index.js';
 import {
   KokoroTts,
   STYLE_DIM,
@@ -17,22 +16,13 @@ import {
 } from '../../../src/voice/tts/index.js';
 import { SAMPLE_RATE } from '../../../src/voice/types.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { failure } from '../../helpers/outcomes.js';
 
 const VOICES = join(process.cwd(), 'node_modules', 'kokoro-js', 'voices');
 const LANGUAGES: KokoroOptions['languages'] = {
   it: { lang: 'it', blend: { if_sara: 0.8, af_bella: 0.2 } },
   en: { lang: 'en-us', blend: { af_heart: 1 } },
 };
-
-async function failure(run: () => Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await run();
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 /** Stands in for the network: records every request and answers none. */
 let requests: string[] = [];

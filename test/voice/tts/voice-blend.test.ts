@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAppError } from '../../../src/errors/index.js';
 import {
   STYLE_DIM,
   TTS_BAD_OPTIONS,
@@ -14,6 +13,7 @@ import {
   styleForLength,
 } from '../../../src/voice/tts/index.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { failure } from '../../helpers/outcomes.js';
 
 /** The 54 voice files kokoro-js ships (it ships no model). */
 const VOICES = join(process.cwd(), 'node_modules', 'kokoro-js', 'voices');
@@ -21,16 +21,6 @@ const VOICES = join(process.cwd(), 'node_modules', 'kokoro-js', 'voices');
 /** Bit-for-bit equality; vitest's toEqual walks 130k elements one by one (seconds). */
 function bytesOf(values: Float32Array): Buffer {
   return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-}
-
-async function failure(promise: Promise<unknown> | (() => unknown)): Promise<{ code: string; message: string }> {
-  try {
-    await (typeof promise === 'function' ? promise() : promise);
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a failure');
 }
 
 describe('Kokoro voice files', () => {
