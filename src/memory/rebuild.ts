@@ -85,15 +85,11 @@ function planRebuild(records: MemoryRecords, embedderId: string): { plan: Planne
   let lastId = 0;
   for (const row of records.rows()) {
     const checked = checkRow(row);
-    const vectorDamaged = checkVectorDamaged(row, checked.vector);
+    const vectorDamaged = !checked.vectorIntact || checked.vector.length === 0 || !checked.vector.every(Number.isFinite);
     plan.push({ row: embedderChanged || vectorDamaged ? row : { ...row, vector: Buffer.alloc(0) }, embed: embedderChanged || vectorDamaged, resign: !checked.intact });
     lastId = row.id;
   }
   return { plan, lastId, embedderChanged };
-}
-
-function checkVectorDamaged(row: StoredRow, vector: Float32Array): boolean {
-  return row.vector.byteLength % 4 !== 0 || vector.length === 0 || checkRow(row).vectorChecksum !== row.vector_checksum || !vector.every(Number.isFinite);
 }
 
 async function embedInBatches(embedder: Embedder, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {

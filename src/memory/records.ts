@@ -47,6 +47,8 @@ export interface CheckedRow {
   record: MemoryRecord;
   vector: Float32Array;
   vectorChecksum: number;
+  /** The vector's bytes match its stored checksum. */
+  vectorIntact: boolean;
   /** The stored checksums match the stored fields and vector. */
   intact: boolean;
 }
@@ -194,7 +196,7 @@ export function checkRow(row: StoredRow): CheckedRow {
   const record = toRecord(row);
   const crc = vectorChecksum(vector);
   const expected = recordChecksum({ ...record, sourceTurn: record.sourceTurn ?? null, vectorChecksum: row.vector_checksum });
-  return { record, vector, vectorChecksum: row.vector_checksum, intact: crc === row.vector_checksum && expected === row.checksum };
+  return { record, vector, vectorChecksum: row.vector_checksum, vectorIntact: crc === row.vector_checksum, intact: crc === row.vector_checksum && expected === row.checksum };
 }
 
 export function toRecord(row: ChecksumRow): MemoryRecord {

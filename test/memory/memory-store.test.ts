@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -139,6 +139,26 @@ describe.each([
     expect(report).toMatchObject({ records: 2, resigned: 1, reembedded: 0 });
     expect(second.health()).toMatchObject({ ok: true, verified: 2 });
     expect((await second.search({ query: 'when does the gym open', k: 1 }))[0]).toMatchObject({ id: tampered.id, text: 'the gym opens at nine' });
+  });
+
+  it('re-embeds a vector damaged in the database when it rebuilds', async () => {
+    const first = await openStore();
+    const damaged = await first.save({ text: 'the bike lock code is under the seat', kind: 'fact' });
+    await first.save({ text: 'the library closes at eight', kind: 'fact' });
+    first.close();
+    const db = new Database(join(dir.path, MEMORY_DB_FILE));
+    const blob = db.prepare('SELECT vector FROM records WHERE id = ?').pluck().get(damaged.id) as Buffer;
+    blob.writeFloatLE(blob.readFloatLE(0) + 0.5, 0);
+    db.prepare('UPDATE records SET vector = ? WHERE id = ?').run(blob, damaged.id);
+    db.close();
+    rmSync(join(dir.path, INDEX_FILE));
+
+    const second = await openStore();
+    expect(second.health()).toMatchObject({ ok: false, verified: 1 });
+    const report = await second.rebuild({ log: quiet });
+    expect(report).toMatchObject({ records: 2, reembedded: 1 });
+    expect(second.health()).toMatchObject({ ok: true, verified: 2 });
+    expect((await second.search({ query: 'where is the bike lock code', k: 1 }))[0]?.id).toBe(damaged.id);
   });
 
   it('reports an index that belongs to other records (a mismatch), and a rebuild fixes it', async () => {
