@@ -1,4 +1,4 @@
-import { messageOf } from '../../errors/index.js';
+import { isAppError, messageOf } from '../../errors/index.js';
 import type { AssistantBus } from '../../events/index.js';
 import type { AudioOutput, Tts } from '../types.js';
 
@@ -67,6 +67,8 @@ export class Speaker {
         await this.options.output.write(chunk);
       }
     } catch (error) {
+      // A cancelled turn's sentence is not a failure.
+      if (signal?.aborted || isAppError(error, 'TTS_CANCELLED')) return;
       // One sentence that cannot be said must not silence the rest of the reply.
       this.options.bus.emit({ type: 'error', stage: 'tts', code: 'TTS_FAILED', message: messageOf(error), recoverable: true, atMs: this.clock(), turnId });
     }
