@@ -141,7 +141,32 @@ const routerSchema = z.strictObject({
   max_turn_output_chars: z.int().min(100).default(16000),
 });
 
+/** The full-duplex voice (`mode = "full_duplex_agent"`): barge-in, echo cancellation, streaming recognition. */
+const duplexSchema = z.strictObject({
+  /** Speech probability (0..1) user speech needs while the assistant is talking: residual echo must stay under it. */
+  barge_in_threshold: z.number().gt(0).max(1).default(0.8),
+  /** Speech during a reply shorter than this is a cough or a backchannel, not an interruption. */
+  min_barge_in_speech_ms: z.int().min(0).max(2000).default(100),
+  /** An interruption with no words by then is false: the reply resumes from the cut sentence; 0 = never resume. */
+  false_interruption_timeout_ms: z.int().min(0).max(30_000).default(2000),
+  /** Longest wait for cleanup after an error before listening again. */
+  recovery_timeout_ms: z.int().min(100).max(60_000).default(3000),
+  /** How often the growing utterance is decoded again for partial transcripts; 0 = no partials. */
+  partial_interval_ms: z.int().min(0).max(10_000).default(1000),
+  /** WebRTC echo suppression: "high" keeps the assistant's voice from sounding like the user's. */
+  echo_suppression: z.enum(['low', 'moderate', 'high']).default('high'),
+  noise_suppression: z.enum(['off', 'low', 'moderate', 'high', 'very_high']).default('moderate'),
+  /** WebRTC's automatic gain control on the microphone. */
+  gain_control: z.boolean().default(false),
+  /** Speaker audio kept as the echo canceller's reference; beyond it the oldest is dropped. */
+  render_buffer_ms: z.int().min(100).max(10_000).default(2000),
+  /** Capture/playback clock drift beyond this (parts per million) makes barge-in stricter until realigned. */
+  drift_tolerance_ppm: z.int().min(10).max(100_000).default(1000),
+});
+
 export const configSchema = z.strictObject({
+  /** "turn_based" (a trigger starts each recording) or "full_duplex_agent" (always listening, barge-in); OWNER_ASSISTANT_MODE too. */
+  mode: z.enum(['turn_based', 'full_duplex_agent']).default('turn_based'),
   /** ALSA card id of the microphone whose mute switch starts and stops a recording. */
   card: z.string().default('Microphone'),
   /** Base URL of the OpenAI-compatible LLM server (llama-server by default). */
@@ -197,6 +222,7 @@ export const configSchema = z.strictObject({
       prefix_ms: z.int().min(0).max(2000).default(300),
     })
     .prefault({}),
+  duplex: duplexSchema.prefault({}),
   kokoro: z
     .strictObject({
       /** The onnx-community/Kokoro-82M-v1.0-ONNX folder (config.json, tokenizer files, onnx/model*.onnx), or one onnx/model*.onnx in it. */
@@ -242,6 +268,7 @@ export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 export type RouterConfig = z.infer<typeof routerSchema>;
 export type MemoryConfig = z.infer<typeof memorySchema>;
 export type AdaptersConfig = z.infer<typeof adaptersSchema>;
+export type DuplexSettings = z.infer<typeof duplexSchema>;
 
 export type Config = z.infer<typeof configSchema>;
 
