@@ -32,7 +32,7 @@ export type AssistantEvent =
   | (Base & { type: 'llm.sentence'; stage: 'llm'; text: string })
   | (Base & { type: 'llm.first_token'; stage: 'llm'; latencyMs: number })
   | (Base & { type: 'announcement'; stage: 'conversation'; text: string; tool: string })
-  | (Base & { type: 'tool.started'; stage: 'tool'; callId: string; tool: string; server: string; entry: EntryPoint; argsSummary: string })
+  | (Base & { type: 'tool.started'; stage: 'tool'; callId: string; tool: string; server: string; entry: EntryPoint; argsSummary: string; cancellable: boolean })
   | (Base & { type: 'tool.decision'; stage: 'tool'; callId: string; tool: string; risk: Risk; decision: Decision; decidedBy: DecidedBy; approved: boolean })
   | (Base & { type: 'tool.confirmation_requested'; stage: 'tool'; callId: string; tool: string; risk: Risk; argsSummary: string; reason?: string })
   | (Base & { type: 'tool.ended'; stage: 'tool'; callId: string; tool: string; status: ToolCallStatus; durationMs: number; outputChars: number; truncated: boolean })

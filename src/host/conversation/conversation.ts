@@ -35,11 +35,20 @@ export interface TurnOptions {
   /** Each sentence of the reply as soon as it is complete (the voice speaks them). */
   onSentence?: (sentence: string) => void;
   onAnnouncement?: (phrase: string) => void;
+  /**
+   * 'at_end' (default): the question and the whole reply go to history when
+   * the turn ends. 'by_caller': nothing does until the caller calls
+   * `commit` with what the user actually heard (the full-duplex voice,
+   * whose reply can be cut off).
+   */
+  commit?: 'at_end' | 'by_caller';
 }
 
 export interface TurnOutcome {
   turnId: string;
   reply: string;
+  /** The reply as the sentences it was spoken in. */
+  sentences: string[];
   status: 'ok' | 'error' | 'cancelled';
   error?: AppError;
   toolCalls: RoutedResult[];
@@ -98,9 +107,19 @@ export class Conversation {
     }
 
     const reply = said.join(' ');
-    if (reply) this.history.push({ role: 'user', content: text }, { role: 'assistant', content: reply });
+    if ((options.commit ?? 'at_end') === 'at_end') this.commit(text, said);
     this.emit({ type: 'turn.ended', stage: 'conversation', turnId, reply: clip(reply), status, durationMs: this.clock() - started });
-    return { turnId, reply, status, error, toolCalls };
+    return { turnId, reply, sentences: said, status, error, toolCalls };
+  }
+
+  /**
+   * Puts a question and the part of its reply that was said into the
+   * history. A reply with no sentence leaves no trace: the question alone
+   * would read to the model as one still to answer.
+   */
+  commit(question: string, sentences: readonly string[]): void {
+    const reply = sentences.join(' ');
+    if (reply) this.history.push({ role: 'user', content: question }, { role: 'assistant', content: reply });
   }
 
   /** The memories for this question; a failing memory server costs the turn its memories, not its answer. */

@@ -144,7 +144,9 @@ export class ToolRouter {
     // Lookup.
     const tool = found;
     if (!tool) return refuse(unknownTool, policyDeny, 'invalid', 'TOOL_UNKNOWN', `no tool named ${JSON.stringify(request.name)}`);
-    this.emit(turn, { type: 'tool.started', stage: 'tool', callId, tool: tool.name, server: tool.server, entry: turn.entry, argsSummary: summary });
+    // A read can stop halfway at no cost; a change, once started, runs to its end (a cancelled turn then drops its result).
+    const cancellable = tool.risk === 'read';
+    this.emit(turn, { type: 'tool.started', stage: 'tool', callId, tool: tool.name, server: tool.server, entry: turn.entry, argsSummary: summary, cancellable });
     const denied: Verdict = { risk: tool.risk, decision: 'deny', decidedBy: 'policy' };
 
     if (tool.unsupported) return refuse(tool, denied, 'refused', 'GUI_CONTROL_UNSUPPORTED', tool.unsupported);
@@ -181,7 +183,7 @@ export class ToolRouter {
     try {
       // Only the router says that the user confirmed: a model cannot put it in the arguments.
       const meta = tool.builtin ? { [META_TURN_ID]: turn.turnId, ...(sensitive.length > 0 ? { [META_USER_CONFIRMED_SENSITIVE]: true } : {}) } : undefined;
-      const result = await this.options.hub.callTool(tool.name, args.value, { signal: turn.signal, timeoutMs, meta });
+      const result = await this.options.hub.callTool(tool.name, args.value, { signal: cancellable ? turn.signal : undefined, timeoutMs, meta });
       raw = resultToText(result);
       toolError = result.isError === true;
     } catch (error) {

@@ -122,3 +122,21 @@ describe('bad input from the LLM side', () => {
     expect(f.hub.calls).toHaveLength(0);
   });
 });
+
+describe('a reply the caller commits', () => {
+  it('keeps history untouched until commit, then holds only the sentences given', async () => {
+    f = await conversationFixture([{ text: 'First part. Second part. Third part.' }, { text: 'Fine.' }]);
+    const outcome = await f.conversation.turn('Tell me three things', { entry: 'voice', confirmation: allowAll, commit: 'by_caller' });
+    expect(outcome.sentences).toEqual(['First part.', 'Second part.', 'Third part.']);
+    expect(f.conversation.messages).toEqual([]);
+    f.conversation.commit('Tell me three things', outcome.sentences.slice(0, 1));
+    f.conversation.commit('And nothing heard?', []);
+    expect(f.conversation.messages).toEqual([
+      { role: 'user', content: 'Tell me three things' },
+      { role: 'assistant', content: 'First part.' },
+    ]);
+    await f.conversation.turn('Next', { entry: 'voice', confirmation: allowAll, commit: 'by_caller' });
+    const sent = f.llmServer.requests[1]!.messages.map((m) => m.content);
+    expect(sent).toEqual(['You are a test.', 'Tell me three things', 'First part.', 'Next']);
+  });
+});

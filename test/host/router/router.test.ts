@@ -236,3 +236,22 @@ describe('GUI control', () => {
     expect(f.router.catalog().find((t) => t.name === name)?.unsupported).toBeUndefined();
   });
 });
+
+describe('cancelling a turn', () => {
+  it('hands the turn signal to reads only: a change once started runs to its end', async () => {
+    await withTools({ router: { write: 'allow' } });
+    const controller = new AbortController();
+    const turn = f.router.newTurn('voice', approve, controller.signal);
+    await f.router.call(turn, { name: 'weather', arguments: { place: 'Rome' } });
+    await f.router.call(turn, { name: 'notes', arguments: { place: 'x' } });
+    expect(f.hub.calls.map((c) => [c.name, c.options.signal === controller.signal])).toEqual([
+      ['weather', true],
+      ['notes', false],
+    ]);
+    const started = f.events.filter((e) => e.type === 'tool.started');
+    expect(started.map((e) => [e.tool, e.cancellable])).toEqual([
+      ['weather', true],
+      ['notes', false],
+    ]);
+  });
+});

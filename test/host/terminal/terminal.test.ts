@@ -17,7 +17,7 @@ describe('the terminal reporter', () => {
     const bus = createAssistantBus();
     const out = sink();
     const stop = reportToTerminal(bus, out.stream);
-    bus.emit({ type: 'tool.started', stage: 'tool', callId: 'c', tool: 'weather', server: 'tools', entry: 'text', argsSummary: '{"place":"Rome"}', atMs: 0 });
+    bus.emit({ type: 'tool.started', stage: 'tool', callId: 'c', tool: 'weather', server: 'tools', entry: 'text', argsSummary: '{"place":"Rome"}', cancellable: true, atMs: 0 });
     bus.emit({ type: 'tool.ended', stage: 'tool', callId: 'c', tool: 'weather', status: 'ok', durationMs: 12.4, outputChars: 25, truncated: false, atMs: 1 });
     bus.emit({ type: 'error', stage: 'llm', code: 'LLM_UNREACHABLE', message: 'cannot reach', recoverable: true, atMs: 2 });
     bus.emit({ type: 'llm.delta', stage: 'llm', text: 'not shown', atMs: 3 });
