@@ -40,8 +40,13 @@ export type AssistantEvent =
   | (Base & { type: 'tools.changed'; stage: 'hub'; count: number })
   | (Base & { type: 'voice.listening'; stage: 'voice'; trigger: VoiceTrigger })
   | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number })
-  | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; language?: string; dropped?: string; durationMs?: number })
+  /** `final: false` is a partial (never sent to the LLM); `stable` its leading words two decodes agreed on. */
+  | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; stable?: string; language?: string; dropped?: string; durationMs?: number })
   | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'started' | 'ended' })
+  /** Full duplex: user speech cut the reply off; `latencyMs` from the speech's start to playback stopped. */
+  | (Base & { type: 'voice.interrupted'; stage: 'voice'; speechStartedAtMs: number; latencyMs: number })
+  /** Full duplex: the interruption held no words, and the reply goes on from `sentence`. */
+  | (Base & { type: 'voice.resumed'; stage: 'voice'; sentence: number })
   | (Base & {
       type: 'audio.buffer_overrun';
       stage: 'audio';

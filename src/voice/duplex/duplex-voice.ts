@@ -1,0 +1,400 @@
+/**
+ * The full-duplex voice: the microphone is always open, the assistant's
+ * own voice is cancelled out of it, and the user can talk over a reply.
+ * The state machine (a pure reducer) decides; this runtime feeds it what
+ * the microphone, the player, the conversation and the tools report, and
+ * carries out its effects: one AbortController per turn (LLM, TTS and
+ * cancellable tools), playback stopped at a chunk boundary, only what was
+ * played committed to the conversation's history.
+ */
+import { AppError, isAppError, messageOf } from '../../errors/index.js';
+import type { AssistantBus, AssistantEvent } from '../../events/index.js';
+import type { Conversation } from '../../host/conversation/index.js';
+import type { ConfirmationChannel } from '../../host/router/index.js';
+import type { Apm } from '../apm/index.js';
+import { DriftTracker, RenderReference } from '../buffers/index.js';
+import type { TranscriptCheck } from '../session/voice-session.js';
+import { FRAME_SAMPLES, SAMPLE_RATE, type AudioFrame, type AudioInput, type AudioOutput, type Stt, type Tts, type Vad } from '../types.js';
+import { Endpointer, type EndpointerConfig } from '../vad/index.js';
+import { BargeInDetector } from './barge-in-detector.js';
+import { resolveDuplexConfig, type DuplexConfig } from './config.js';
+import { ListeningPipeline } from './listening-pipeline.js';
+import { DuplexPlayer } from './player.js';
+import { reduce } from './reducer.js';
+import { ScoreReplayVad } from './score-replay-vad.js';
+import { initialDuplexState, type ActivityState, type DuplexEffect, type DuplexInput, type DuplexState, type DuplexTimer } from './states.js';
+
+export interface DuplexVoiceOptions {
+  input: AudioInput;
+  output: AudioOutput;
+  apm: Apm;
+  /** The VAD model; the detector and the endpointer share its scores. */
+  vad: Vad;
+  stt: Stt;
+  tts: Tts;
+  conversation: Conversation;
+  bus: AssistantBus;
+  confirmation: ConfirmationChannel;
+  checkTranscript: TranscriptCheck;
+  sanitize: (text: string) => string;
+  sentenceLanguage: (sentence: string, fallback: string) => string;
+  languages: readonly string[];
+  defaultLanguage: string;
+  config?: Partial<DuplexConfig>;
+  endpointer?: Partial<EndpointerConfig>;
+  /** Partial transcripts while the user speaks; 0 = none (default 1000). */
+  partialIntervalMs?: number;
+  renderBufferMs?: number;
+  driftTolerancePpm?: number;
+  /** Render audio counts as playing this long after it was written: the room's echo tail (default 300). */
+  echoTailMs?: number;
+  /** Milliseconds on the clock the input's frame times are on (default performance.now, as PortAudio's). */
+  clock?: () => number;
+}
+
+interface SpokenItem {
+  text: string;
+  kind: 'reply' | 'announcement';
+}
+
+interface ActiveTurn {
+  id: string;
+  question: string;
+  controller: AbortController;
+  items: SpokenItem[];
+  committed: boolean;
+  playbackStarted: boolean;
+  /** The conversation's turn has returned (or failed). */
+  settled: Promise<void>;
+}
+
+/** While capture and playback clocks drift apart, a barge-in must be this much surer. */
+const DRIFT_CONFIDENCE_SCALE = 0.9;
+
+export class DuplexVoice {
+  readonly config: DuplexConfig;
+  private state: DuplexState = initialDuplexState();
+  private readonly clock: () => number;
+  private readonly player: DuplexPlayer;
+  private readonly render: RenderReference;
+  private readonly drift: DriftTracker;
+  private readonly pipeline: ListeningPipeline;
+  private readonly timers = new Map<DuplexTimer, number>();
+  private readonly turns = new Map<string, ActiveTurn>();
+  private readonly stopper = new AbortController();
+  private readonly unsubscribe: () => void;
+  private readonly echoTailMs: number;
+  private queue: DuplexInput[] = [];
+  private dispatching = false;
+  private renderUntilMs = Number.NEGATIVE_INFINITY;
+  private muted = false;
+  private audioFailed = false;
+  private language: string;
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly options: DuplexVoiceOptions) {
+    this.config = resolveDuplexConfig(options.config);
+    this.clock = options.clock ?? (() => performance.now());
+    const clock = { now: this.clock };
+    this.language = options.defaultLanguage;
+    this.echoTailMs = options.echoTailMs ?? 300;
+    const { bus } = options;
+    this.render = new RenderReference({
+      capacityMs: options.renderBufferMs ?? 2000,
+      clock,
+      onOverrun: (report) =>
+        bus.emit({
+          type: 'audio.buffer_overrun',
+          stage: 'audio',
+          buffer: 'render',
+          dropped: report.dropped,
+          fromFrameId: report.fromId,
+          toFrameId: report.toId,
+          fromMs: report.fromMs,
+          toMs: report.toMs,
+          droppedMs: report.toMs - report.fromMs,
+          totalDropped: report.totalDropped,
+          capacity: report.capacity,
+          atMs: this.clock(),
+        }),
+    });
+    this.drift = new DriftTracker({
+      tolerancePpm: options.driftTolerancePpm ?? 1000,
+      clock,
+      onDrift: (report) => bus.emit({ type: 'audio.reference_drift', stage: 'audio', ...report, atMs: this.clock() }),
+    });
+    this.player = new DuplexPlayer({
+      output: options.output,
+      tts: options.tts,
+      sanitize: options.sanitize,
+      onRendered: (chunk) => this.rendered(chunk),
+      listener: {
+        sentenceStarted: (turnId, sentence) => {
+          this.playbackStarted(turnId);
+          this.dispatch({ type: 'sentence_started', turnId, sentence });
+        },
+        sentencePlayed: (turnId, sentence) => this.dispatch({ type: 'sentence_played', turnId, sentence }),
+        failed: (turnId, error) => {
+          bus.emit({ type: 'error', stage: 'tts', turnId, code: error.code, message: error.message, recoverable: true, atMs: this.clock() });
+          this.dispatch({ type: 'error', code: error.code, recoverable: true, turnId });
+        },
+      },
+    });
+    const scores = new ScoreReplayVad(options.vad.frameSamples);
+    const endpointer = new Endpointer(scores, { threshold: this.config.speechThreshold, ...options.endpointer });
+    this.pipeline = new ListeningPipeline({
+      detector: new BargeInDetector({ apm: options.apm, vad: options.vad, config: this.config }),
+      endpointer,
+      scores,
+      stt: options.stt,
+      checkTranscript: options.checkTranscript,
+      partialIntervalMs: options.partialIntervalMs ?? 1000,
+      bus,
+      clock: this.clock,
+      dispatch: (input) => this.dispatch(input),
+      confidenceScale: () => (this.drift.lowerInterruptionConfidence ? DRIFT_CONFIDENCE_SCALE : 1),
+      onLanguage: (language) => {
+        this.language = language && options.languages.includes(language) ? language : options.defaultLanguage;
+      },
+      signal: this.stopper.signal,
+    });
+    this.unsubscribe = bus.subscribe((event) => this.followTools(event));
+  }
+
+  get activity(): ActivityState {
+    return this.state.activity;
+  }
+
+  get listening(): boolean {
+    return this.loop !== undefined && !this.muted && !this.stopper.signal.aborted;
+  }
+
+  /** Opens the microphone: from here on everything heard is considered. */
+  start(): void {
+    this.loop ??= this.listen();
+  }
+
+  /** The microphone stays open but what it hears is ignored (a reply under way plays on). */
+  mute(): boolean {
+    if (this.muted) return false;
+    this.muted = true;
+    return true;
+  }
+
+  unmute(): boolean {
+    if (!this.muted) return false;
+    this.muted = false;
+    return true;
+  }
+
+  /** An interruption from a key or the API: the reply stops at once, no false-interruption wait. */
+  interrupt(source: 'api' | 'key'): void {
+    this.dispatch({ type: 'interrupt_requested', source });
+  }
+
+  /** Resolves when the listening loop has ended (input over, closed, or a fatal error). */
+  async done(): Promise<void> {
+    await this.loop;
+  }
+
+  /** Waits for pending final transcripts and the reply being played; for tests and file runs. */
+  async settled(): Promise<void> {
+    await this.pipeline.settled();
+    await Promise.all([...this.turns.values()].map((t) => t.settled));
+    await this.player.finished();
+  }
+
+  async close(): Promise<void> {
+    this.stopper.abort();
+    this.unsubscribe();
+    for (const turn of this.turns.values()) turn.controller.abort();
+    this.player.abort();
+    this.pipeline.close();
+    await this.loop;
+    await Promise.allSettled([...this.turns.values()].map((t) => t.settled));
+  }
+
+  private async listen(): Promise<void> {
+    try {
+      for await (const frame of this.options.input.frames({ signal: this.stopper.signal })) {
+        this.fireTimers();
+        if (this.muted || this.state.halted) continue;
+        await this.hear(frame);
+      }
+    } catch (error) {
+      if (this.stopper.signal.aborted) return;
+      const code = isAppError(error) ? error.code : 'AUDIO_INPUT_FAILED';
+      this.options.bus.emit({ type: 'error', stage: 'audio', code, message: messageOf(error), recoverable: false, atMs: this.clock() });
+      this.dispatch({ type: 'error', code, recoverable: false });
+    }
+  }
+
+  private async hear(frame: AudioFrame): Promise<void> {
+    this.drift.capture(frame.samples.length, frame.atMs);
+    const samples = frame.samples.length === FRAME_SAMPLES ? frame.samples : padded(frame.samples);
+    const echoing = frame.atMs < this.renderUntilMs + this.echoTailMs;
+    const render = echoing ? this.render.reference(frame.atMs, FRAME_SAMPLES) : null;
+    try {
+      await this.pipeline.frame({ ...frame, samples }, render);
+    } catch (error) {
+      if (this.audioFailed) return;
+      // The echo canceller or the VAD failed: the utterance is lost, the conversation is not.
+      this.audioFailed = true;
+      const code = isAppError(error) ? error.code : 'AUDIO_PROCESSING_FAILED';
+      this.options.bus.emit({ type: 'error', stage: 'audio', code, message: messageOf(error), recoverable: true, atMs: this.clock() });
+      this.dispatch({ type: 'error', code, recoverable: true });
+      this.pipeline.reset();
+      return;
+    }
+    if (this.audioFailed) {
+      this.audioFailed = false;
+      this.dispatch({ type: 'recovery_done' });
+    }
+  }
+
+  private rendered(chunk: Int16Array): void {
+    const stored = this.render.write(chunk);
+    this.drift.render(chunk.length);
+    const last = stored[stored.length - 1];
+    if (last) this.renderUntilMs = last.atMs + (last.samples.length * 1000) / SAMPLE_RATE;
+  }
+
+  /** Feeds the state machine; inputs that arrive while effects run wait their turn. */
+  private dispatch(input: DuplexInput): void {
+    this.queue.push(input);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        const step = reduce(this.state, next, this.clock(), this.config);
+        this.state = step.state;
+        for (const effect of step.effects) this.apply(effect);
+      }
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  private apply(effect: DuplexEffect): void {
+    const { bus } = this.options;
+    switch (effect.type) {
+      case 'state_changed':
+        return bus.emit(effect.event);
+      case 'start_turn':
+        return this.startTurn(effect.turnId, effect.text);
+      case 'interrupt_detected':
+        this.interruptedSpeechAtMs = effect.speechStartedAtMs;
+        return;
+      case 'stop_playback': {
+        this.player.stop(effect.turnId);
+        this.render.clearQueued(this.clock());
+        this.renderUntilMs = Math.min(this.renderUntilMs, this.clock());
+        const speechAt = this.interruptedSpeechAtMs;
+        this.interruptedSpeechAtMs = undefined;
+        if (speechAt !== undefined) {
+          const now = this.clock();
+          bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: effect.turnId, speechStartedAtMs: speechAt, latencyMs: now - speechAt, atMs: now });
+        }
+        return;
+      }
+      case 'resume_from_sentence':
+        this.player.resumeFrom(effect.turnId, effect.sentence);
+        return bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: effect.turnId, sentence: effect.sentence, atMs: this.clock() });
+      case 'abort_turn':
+        return this.abortTurn(effect.turnId, effect.reason);
+      case 'commit_played':
+        return this.commit(effect.turnId, effect.sentences, effect.complete);
+      case 'discard_tool_result':
+        // The aborted turn's conversation drops a tool result that comes after its abort; nothing is spoken.
+        return;
+      case 'set_timer':
+        this.timers.set(effect.timer, effect.atMs);
+        return;
+      case 'fatal':
+        bus.emit({ type: 'error', stage: 'voice', code: effect.code, message: 'the full-duplex voice stopped', recoverable: false, atMs: this.clock() });
+        this.stopper.abort();
+        return;
+    }
+  }
+
+  private interruptedSpeechAtMs: number | undefined;
+
+  private startTurn(turnId: string, question: string): void {
+    const { conversation, confirmation, sentenceLanguage } = this.options;
+    const controller = new AbortController();
+    const language = this.language;
+    const turn: ActiveTurn = { id: turnId, question, controller, items: [], committed: false, playbackStarted: false, settled: Promise.resolve() };
+    this.turns.set(turnId, turn);
+    this.player.begin(turnId, controller.signal);
+    const speak = (kind: SpokenItem['kind']) => (text: string) => {
+      if (controller.signal.aborted) return;
+      turn.items.push({ text, kind });
+      this.player.add(turnId, text, sentenceLanguage(text, language));
+    };
+    turn.settled = conversation
+      .turn(question, { entry: 'voice', turnId, language, confirmation, signal: controller.signal, commit: 'by_caller', onSentence: speak('reply'), onAnnouncement: speak('announcement') })
+      .then(
+        (outcome) => {
+          if (controller.signal.aborted) return;
+          if (outcome.status !== 'ok') return this.dispatch({ type: 'error', code: outcome.error?.code ?? 'TURN_FAILED', recoverable: true, turnId });
+          this.player.end(turnId);
+          this.dispatch({ type: 'llm_finished', turnId, sentences: turn.items.length });
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted) this.dispatch({ type: 'error', code: isAppError(error) ? error.code : 'TURN_FAILED', recoverable: true, turnId });
+        },
+      );
+  }
+
+  /** Cancels the turn once (a second abort is a no-op); after an error, recovery ends once its work has settled. */
+  private abortTurn(turnId: string, reason: 'interrupted' | 'error' | 'fatal'): void {
+    const turn = this.turns.get(turnId);
+    if (!turn) return;
+    turn.controller.abort(new AppError('TURN_INTERRUPTED', `the turn was ${reason === 'interrupted' ? 'interrupted' : 'stopped by an error'}`));
+    this.player.abort(turnId);
+    const settled = Promise.all([turn.settled, this.player.finished()]);
+    void settled.then(() => {
+      this.turns.delete(turnId);
+      if (reason === 'error') this.dispatch({ type: 'recovery_done' });
+    });
+  }
+
+  /** Only what the user heard goes to history: the first `sentences` of what was spoken, announcements left out. */
+  private commit(turnId: string, sentences: number, complete: boolean): void {
+    const turn = this.turns.get(turnId);
+    if (!turn || turn.committed) return;
+    turn.committed = true;
+    const heard = turn.items.slice(0, sentences).filter((item) => item.kind === 'reply');
+    this.options.conversation.commit(turn.question, heard.map((item) => item.text));
+    if (turn.playbackStarted) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', turnId, atMs: this.clock() });
+    if (complete) void turn.settled.then(() => this.turns.delete(turnId));
+  }
+
+  private playbackStarted(turnId: string): void {
+    const turn = this.turns.get(turnId);
+    if (!turn || turn.playbackStarted) return;
+    turn.playbackStarted = true;
+    this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'started', turnId, atMs: this.clock() });
+  }
+
+  private followTools(event: AssistantEvent): void {
+    if (event.turnId === undefined || !this.turns.has(event.turnId)) return;
+    if (event.type === 'tool.started') this.dispatch({ type: 'tool_started', turnId: event.turnId, callId: event.callId, cancellable: event.cancellable });
+    else if (event.type === 'tool.ended') this.dispatch({ type: 'tool_ended', turnId: event.turnId, callId: event.callId, status: event.status });
+  }
+
+  private fireTimers(): void {
+    const now = this.clock();
+    for (const [timer, atMs] of [...this.timers]) {
+      if (atMs > now) continue;
+      this.timers.delete(timer);
+      this.dispatch({ type: 'timer_fired', timer });
+    }
+  }
+}
+
+function padded(samples: Int16Array): Int16Array {
+  const out = new Int16Array(FRAME_SAMPLES);
+  out.set(samples.subarray(0, FRAME_SAMPLES));
+  return out;
+}

@@ -1,0 +1,178 @@
+/**
+ * What the always-open microphone hears, as the state machine's inputs:
+ * each frame goes through the barge-in detector (echo cancelled against
+ * what the speaker played, then scored by the VAD), the endpointer cuts
+ * utterances from the same cleaned audio and scores, and an utterance is
+ * reported only when the detector confirmed speech in it: echo residue and
+ * coughs under a reply never reach speech recognition. A confirmed
+ * utterance streams partial transcripts while it lasts and gets one final
+ * transcript after it ends, in utterance order.
+ */
+import { isAppError, messageOf } from '../../errors/index.js';
+import { clip, type AssistantBus } from '../../events/index.js';
+import { concatSamples } from '../audio/index.js';
+import type { TranscriptCheck } from '../session/voice-session.js';
+import { RedecodingTranscriber } from '../streaming/index.js';
+import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type Stt, type Transcript } from '../types.js';
+import type { Endpointer, EndpointerEvent } from '../vad/index.js';
+import type { BargeInDetector, BargeInSpeechStarted } from './barge-in-detector.js';
+import type { ScoreReplayVad } from './score-replay-vad.js';
+import type { DuplexInput } from './states.js';
+
+export interface ListeningPipelineOptions {
+  detector: BargeInDetector;
+  /** Cuts utterances; its VAD is `scores`, fed by the detector. */
+  endpointer: Endpointer;
+  scores: ScoreReplayVad;
+  stt: Stt;
+  checkTranscript: TranscriptCheck;
+  /** 0: no partial transcripts. */
+  partialIntervalMs: number;
+  bus: AssistantBus;
+  clock: () => number;
+  dispatch: (input: DuplexInput) => void;
+  /** Multiplies a confirmed onset's confidence: below 1 while capture and playback clocks drift apart. */
+  confidenceScale: () => number;
+  /** The language recognition detected in the last final transcript. */
+  onLanguage: (language: string | undefined) => void;
+  signal: AbortSignal;
+}
+
+/** Audio kept to start a confirmed utterance's partial decoding from its beginning. */
+const RECENT_MS = 600;
+
+export class ListeningPipeline {
+  /** The detector confirmed speech that has not ended yet: when it was reported. */
+  private onsetAtMs: number | undefined;
+  /** The endpointer is inside an utterance. */
+  private inUtterance = false;
+  private transcriber: RedecodingTranscriber | undefined;
+  private recent: Int16Array[] = [];
+  private transcripts: Promise<void> = Promise.resolve();
+  /** How long a confirmed onset may wait for the endpointer's utterance before it counts as over. */
+  private readonly orphanMs: number;
+
+  constructor(private readonly options: ListeningPipelineOptions) {
+    this.orphanMs = options.endpointer.config.minSpeechMs + options.endpointer.config.endSilenceMs;
+  }
+
+  /** One microphone frame and the render audio that played while it was captured (null: none, nor its echo tail). */
+  async frame(frame: AudioFrame, render: Int16Array | null): Promise<void> {
+    const { detector, endpointer, scores } = this.options;
+    const result = await detector.process(frame.samples, render);
+    scores.feed(result.windows.map((w) => w.probability));
+    const events = await endpointer.push(result.cleaned);
+    this.remember(result.cleaned);
+    this.transcriber?.push(result.cleaned);
+    if (result.event) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
+    for (const event of events) this.onEndpointer(event);
+    if (this.onsetAtMs !== undefined && !this.inUtterance && frame.atMs - this.onsetAtMs > this.orphanMs) {
+      // Speech loud enough to interrupt that never grew into an utterance: no words.
+      this.endSpeech();
+      this.options.dispatch({ type: 'transcript_empty' });
+    }
+  }
+
+  /** Waits for the transcripts under way (shutdown, tests). */
+  async settled(): Promise<void> {
+    await this.transcripts;
+  }
+
+  /** Forgets the utterance under way (after an audio error the stream starts afresh). */
+  reset(): void {
+    if (this.onsetAtMs !== undefined) {
+      this.endSpeech();
+      this.options.dispatch({ type: 'transcript_empty' });
+    }
+    this.inUtterance = false;
+    this.recent = [];
+    this.options.detector.reset();
+    this.options.endpointer.reset();
+  }
+
+  close(): void {
+    this.transcriber?.stop();
+    this.transcriber = undefined;
+  }
+
+  private onOnset(event: BargeInSpeechStarted, startedAtMs: number): void {
+    if (this.onsetAtMs !== undefined) return;
+    this.onsetAtMs = this.options.clock();
+    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'start', frame: Math.floor(event.startedAtMs / FRAME_MS), atMs: this.onsetAtMs });
+    this.options.dispatch({
+      type: 'speech_started',
+      confidence: event.confidence * this.options.confidenceScale(),
+      startedAtMs,
+      duringPlayback: event.duringPlayback,
+    });
+    this.startPartials();
+  }
+
+  private onEndpointer(event: EndpointerEvent): void {
+    if (event.type === 'speech_start') {
+      this.inUtterance = true;
+      return;
+    }
+    this.inUtterance = false;
+    // Not confirmed by the detector: echo residue, or a cough under the reply.
+    if (this.onsetAtMs === undefined) return;
+    const durationMs = Math.round((event.samples.length / SAMPLE_RATE) * 1000);
+    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: event.endFrameIndex, durationMs, atMs: this.options.clock() });
+    this.endSpeech();
+    this.transcribe(event.samples);
+  }
+
+  private endSpeech(): void {
+    this.onsetAtMs = undefined;
+    this.transcriber?.stop();
+    this.transcriber = undefined;
+    this.options.dispatch({ type: 'speech_ended' });
+  }
+
+  private startPartials(): void {
+    const { partialIntervalMs, stt, signal, bus, clock, dispatch } = this.options;
+    if (partialIntervalMs <= 0) return;
+    const transcriber = new RedecodingTranscriber(stt, { intervalMs: partialIntervalMs }, signal);
+    transcriber.push(concatSamples(this.recent));
+    transcriber.onPartial((partial) => {
+      if (this.transcriber !== transcriber || partial.text.trim() === '') return;
+      bus.emit({ type: 'voice.transcript', stage: 'stt', text: clip(partial.text), stable: clip(partial.stable), final: false, atMs: clock() });
+      dispatch({ type: 'transcript_partial', text: partial.text });
+    });
+    this.transcriber = transcriber;
+  }
+
+  /** Final transcripts in utterance order: the state machine pairs each with its utterance. */
+  private transcribe(samples: Int16Array): void {
+    const { stt, checkTranscript, bus, clock, dispatch, signal } = this.options;
+    this.transcripts = this.transcripts.then(async () => {
+      const started = clock();
+      let final: Transcript = { text: '', final: true };
+      try {
+        for await (const result of stt.transcribe(samples, { signal })) if (result.final) final = result;
+      } catch (error) {
+        if (signal.aborted) return;
+        bus.emit({ type: 'error', stage: 'stt', code: isAppError(error) ? error.code : 'STT_FAILED', message: messageOf(error), recoverable: true, atMs: clock() });
+      }
+      const dropped = checkTranscript(final);
+      bus.emit({
+        type: 'voice.transcript',
+        stage: 'stt',
+        text: clip(final.text),
+        final: true,
+        ...(final.language ? { language: final.language } : {}),
+        ...(dropped ? { dropped } : {}),
+        durationMs: clock() - started,
+        atMs: clock(),
+      });
+      if (dropped) return dispatch({ type: 'transcript_empty' });
+      this.options.onLanguage(final.language);
+      dispatch({ type: 'transcript_final', text: final.text });
+    });
+  }
+
+  private remember(cleaned: Int16Array): void {
+    this.recent.push(cleaned);
+    if (this.recent.length > RECENT_MS / FRAME_MS) this.recent.shift();
+  }
+}

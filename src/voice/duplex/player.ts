@@ -1,0 +1,226 @@
+/**
+ * Full-duplex playback: the sentences of a reply are synthesized in order
+ * and written to the speaker in 20 ms chunks, so a stop takes effect at the
+ * next chunk boundary; every chunk written is also handed to the echo
+ * canceller's render reference. A stopped reply keeps its synthesized audio
+ * until the turn ends: a false interruption resumes from a sentence's start.
+ */
+import { AppError, isAppError } from '../../errors/index.js';
+import { FRAME_SAMPLES, type AudioOutput, type Tts } from '../types.js';
+
+export interface PlayerListener {
+  sentenceStarted(turnId: string, sentence: number): void;
+  sentencePlayed(turnId: string, sentence: number): void;
+  /** Synthesis failed: the turn cannot be spoken as written. */
+  failed(turnId: string, error: AppError): void;
+}
+
+export interface DuplexPlayerOptions {
+  output: AudioOutput;
+  tts: Tts;
+  /** Makes a sentence speakable (markdown, emoji, URLs); '' = nothing to say. */
+  sanitize: (text: string) => string;
+  listener: PlayerListener;
+  /** Every chunk exactly as written to the speaker (the echo canceller's render reference). */
+  onRendered?: (chunk: Int16Array) => void;
+  /** Samples per chunk written: the granularity of a stop (default 20 ms). */
+  chunkSamples?: number;
+}
+
+interface SentenceAudio {
+  samples: Int16Array[];
+  length: number;
+  /** Synthesis has finished (or failed, or there was nothing to say). */
+  complete: boolean;
+}
+
+interface Playback {
+  turnId: string;
+  signal: AbortSignal;
+  sentences: SentenceAudio[];
+  /** The sentence playing or next to play, and the sample in it. */
+  cursor: number;
+  offset: number;
+  held: boolean;
+  /** No more sentences will be added (the LLM finished). */
+  ended: boolean;
+  synthesis: Promise<void>;
+  wake: (() => void) | undefined;
+  done: Promise<void>;
+}
+
+export class DuplexPlayer {
+  private current: Playback | undefined;
+  private readonly chunkSamples: number;
+
+  constructor(private readonly options: DuplexPlayerOptions) {
+    this.chunkSamples = options.chunkSamples ?? FRAME_SAMPLES;
+  }
+
+  /** Audio of the current turn is being written (not held, not finished). */
+  get playing(): boolean {
+    const p = this.current;
+    return p !== undefined && !p.held && p.sentences[p.cursor] !== undefined;
+  }
+
+  /** A new reply; a reply still playing is dropped. */
+  begin(turnId: string, signal: AbortSignal): void {
+    this.abort();
+    const playback: Playback = {
+      turnId,
+      signal,
+      sentences: [],
+      cursor: 0,
+      offset: 0,
+      held: false,
+      ended: false,
+      synthesis: Promise.resolve(),
+      wake: undefined,
+      done: Promise.resolve(),
+    };
+    this.current = playback;
+    playback.done = this.play(playback);
+    signal.addEventListener('abort', () => this.abort(turnId), { once: true });
+  }
+
+  /** Queues a sentence of `turnId` (numbered in the order added); synthesis starts once the ones before it are done. */
+  add(turnId: string, text: string, language: string): number {
+    const p = this.playbackOf(turnId);
+    if (!p) return -1;
+    const audio: SentenceAudio = { samples: [], length: 0, complete: false };
+    const index = p.sentences.push(audio) - 1;
+    p.synthesis = p.synthesis.then(() => this.synthesize(p, audio, text, language));
+    return index;
+  }
+
+  /** The reply has no more sentences: playback ends after the last. */
+  end(turnId: string): void {
+    const p = this.playbackOf(turnId);
+    if (!p) return;
+    p.ended = true;
+    this.wakeUp(p);
+  }
+
+  /** Stops at the chunk boundary and drops what the speaker still has queued; the audio stays for a resume. */
+  stop(turnId: string): void {
+    const p = this.playbackOf(turnId);
+    if (!p || p.held) return;
+    p.held = true;
+    this.options.output.clear();
+  }
+
+  /** Plays again from the start of `sentence`. */
+  resumeFrom(turnId: string, sentence: number): void {
+    const p = this.playbackOf(turnId);
+    if (!p) return;
+    p.cursor = Math.max(0, sentence);
+    p.offset = 0;
+    p.held = false;
+    this.wakeUp(p);
+  }
+
+  /** Drops the reply (all of it, or only if it is `turnId`'s); harmless to repeat. */
+  abort(turnId?: string): void {
+    const p = this.current;
+    if (!p || (turnId !== undefined && p.turnId !== turnId)) return;
+    this.current = undefined;
+    if (!p.held) this.options.output.clear();
+    p.held = true;
+    this.wakeUp(p);
+  }
+
+  /** Resolves when the current reply has been played to its end (or dropped). */
+  async finished(): Promise<void> {
+    await this.current?.done;
+  }
+
+  private playbackOf(turnId: string): Playback | undefined {
+    return this.current?.turnId === turnId ? this.current : undefined;
+  }
+
+  private async synthesize(p: Playback, audio: SentenceAudio, text: string, language: string): Promise<void> {
+    try {
+      const speakable = this.options.sanitize(text);
+      if (speakable === '' || p.signal.aborted) return;
+      for await (const chunk of this.options.tts.synthesize(speakable, { language, signal: p.signal })) {
+        if (this.current !== p) return;
+        audio.samples.push(chunk);
+        audio.length += chunk.length;
+        this.wakeUp(p);
+      }
+    } catch (error) {
+      if (p.signal.aborted || isAppError(error, 'TTS_CANCELLED')) return;
+      const failure = isAppError(error) ? error : new AppError('TTS_FAILED', `speech synthesis failed: ${String(error)}`, { cause: error });
+      if (this.current === p) this.options.listener.failed(p.turnId, failure);
+    } finally {
+      audio.complete = true;
+      this.wakeUp(p);
+    }
+  }
+
+  private async play(p: Playback): Promise<void> {
+    const { output, listener, onRendered } = this.options;
+    while (this.current === p) {
+      const audio = p.held ? undefined : p.sentences[p.cursor];
+      if (!audio) {
+        if (p.ended && !p.held && p.cursor >= p.sentences.length) return;
+        await this.sleep(p);
+        continue;
+      }
+      if (p.offset < audio.length) {
+        const chunk = this.chunkAt(audio, p.offset);
+        if (chunk.length < this.chunkSamples && !audio.complete) {
+          await this.sleep(p); // a partial chunk: wait for more audio, or the sentence's end
+          continue;
+        }
+        const sentence = p.cursor;
+        const first = p.offset === 0;
+        p.offset += chunk.length;
+        await output.write(chunk);
+        onRendered?.(chunk);
+        if (this.current !== p) return;
+        if (first) listener.sentenceStarted(p.turnId, sentence);
+        continue;
+      }
+      if (!audio.complete) {
+        await this.sleep(p);
+        continue;
+      }
+      const played = p.cursor;
+      p.cursor += 1;
+      p.offset = 0;
+      listener.sentencePlayed(p.turnId, played);
+    }
+  }
+
+  /** Up to chunkSamples samples of the sentence from `offset`. */
+  private chunkAt(audio: SentenceAudio, offset: number): Int16Array {
+    const out = new Int16Array(Math.min(this.chunkSamples, audio.length - offset));
+    let skip = offset;
+    let filled = 0;
+    for (const piece of audio.samples) {
+      if (skip >= piece.length) {
+        skip -= piece.length;
+        continue;
+      }
+      const take = piece.subarray(skip, skip + out.length - filled);
+      out.set(take, filled);
+      filled += take.length;
+      skip = 0;
+      if (filled === out.length) break;
+    }
+    return out;
+  }
+
+  private sleep(p: Playback): Promise<void> {
+    return new Promise((resolve) => {
+      p.wake = resolve;
+    });
+  }
+
+  private wakeUp(p: Playback): void {
+    const wake = p.wake;
+    p.wake = undefined;
+    wake?.();
+  }
+}
