@@ -50,6 +50,8 @@ export interface DuplexVoiceOptions {
   echoTailMs?: number;
   /** Milliseconds on the clock the input's frame times are on (default performance.now, as PortAudio's). */
   clock?: () => number;
+  /** Time stamps of bus events (default Date.now, as every other stage's). */
+  eventClock?: () => number;
 }
 
 interface SpokenItem {
@@ -75,6 +77,7 @@ export class DuplexVoice {
   readonly config: DuplexConfig;
   private state: DuplexState = initialDuplexState();
   private readonly clock: () => number;
+  private readonly eventClock: () => number;
   private readonly player: DuplexPlayer;
   private readonly render: RenderReference;
   private readonly drift: DriftTracker;
@@ -95,6 +98,7 @@ export class DuplexVoice {
   constructor(private readonly options: DuplexVoiceOptions) {
     this.config = resolveDuplexConfig(options.config);
     this.clock = options.clock ?? (() => performance.now());
+    this.eventClock = options.eventClock ?? Date.now;
     const clock = { now: this.clock };
     this.language = options.defaultLanguage;
     this.echoTailMs = options.echoTailMs ?? 300;
@@ -115,13 +119,13 @@ export class DuplexVoice {
           droppedMs: report.toMs - report.fromMs,
           totalDropped: report.totalDropped,
           capacity: report.capacity,
-          atMs: this.clock(),
+          atMs: this.eventClock(),
         }),
     });
     this.drift = new DriftTracker({
       tolerancePpm: options.driftTolerancePpm ?? 1000,
       clock,
-      onDrift: (report) => bus.emit({ type: 'audio.reference_drift', stage: 'audio', ...report, atMs: this.clock() }),
+      onDrift: (report) => bus.emit({ type: 'audio.reference_drift', stage: 'audio', ...report, atMs: this.eventClock() }),
     });
     this.player = new DuplexPlayer({
       output: options.output,
@@ -135,7 +139,7 @@ export class DuplexVoice {
         },
         sentencePlayed: (turnId, sentence) => this.dispatch({ type: 'sentence_played', turnId, sentence }),
         failed: (turnId, error) => {
-          bus.emit({ type: 'error', stage: 'tts', turnId, code: error.code, message: error.message, recoverable: true, atMs: this.clock() });
+          bus.emit({ type: 'error', stage: 'tts', turnId, code: error.code, message: error.message, recoverable: true, atMs: this.eventClock() });
           this.dispatch({ type: 'error', code: error.code, recoverable: true, turnId });
         },
       },
@@ -151,6 +155,7 @@ export class DuplexVoice {
       partialIntervalMs: options.partialIntervalMs ?? 1000,
       bus,
       clock: this.clock,
+      eventClock: this.eventClock,
       dispatch: (input) => this.dispatch(input),
       confidenceScale: () => (this.drift.lowerInterruptionConfidence ? DRIFT_CONFIDENCE_SCALE : 1),
       onLanguage: (language) => {
@@ -224,7 +229,7 @@ export class DuplexVoice {
     } catch (error) {
       if (this.stopper.signal.aborted) return;
       const code = isAppError(error) ? error.code : 'AUDIO_INPUT_FAILED';
-      this.options.bus.emit({ type: 'error', stage: 'audio', code, message: messageOf(error), recoverable: false, atMs: this.clock() });
+      this.options.bus.emit({ type: 'error', stage: 'audio', code, message: messageOf(error), recoverable: false, atMs: this.eventClock() });
       this.dispatch({ type: 'error', code, recoverable: false });
     }
   }
@@ -241,7 +246,7 @@ export class DuplexVoice {
       // The echo canceller or the VAD failed: the utterance is lost, the conversation is not.
       this.audioFailed = true;
       const code = isAppError(error) ? error.code : 'AUDIO_PROCESSING_FAILED';
-      this.options.bus.emit({ type: 'error', stage: 'audio', code, message: messageOf(error), recoverable: true, atMs: this.clock() });
+      this.options.bus.emit({ type: 'error', stage: 'audio', code, message: messageOf(error), recoverable: true, atMs: this.eventClock() });
       this.dispatch({ type: 'error', code, recoverable: true });
       this.pipeline.reset();
       return;
@@ -279,7 +284,8 @@ export class DuplexVoice {
     const { bus } = this.options;
     switch (effect.type) {
       case 'state_changed':
-        return bus.emit(effect.event);
+        // The machine runs on the audio clock; the bus on the wall clock, like every other stage.
+        return bus.emit({ ...effect.event, atMs: this.eventClock() });
       case 'start_turn':
         return this.startTurn(effect.turnId, effect.text);
       case 'interrupt_detected':
@@ -292,14 +298,14 @@ export class DuplexVoice {
         const speechAt = this.interruptedSpeechAtMs;
         this.interruptedSpeechAtMs = undefined;
         if (speechAt !== undefined) {
-          const now = this.clock();
-          bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: effect.turnId, speechStartedAtMs: speechAt, latencyMs: now - speechAt, atMs: now });
+          const latencyMs = this.clock() - speechAt;
+          bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: effect.turnId, speechStartedAtMs: speechAt, latencyMs, atMs: this.eventClock() });
         }
         return;
       }
       case 'resume_from_sentence':
         this.player.resumeFrom(effect.turnId, effect.sentence);
-        return bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: effect.turnId, sentence: effect.sentence, atMs: this.clock() });
+        return bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: effect.turnId, sentence: effect.sentence, atMs: this.eventClock() });
       case 'abort_turn':
         return this.abortTurn(effect.turnId, effect.reason);
       case 'commit_played':
@@ -311,7 +317,7 @@ export class DuplexVoice {
         this.timers.set(effect.timer, effect.atMs);
         return;
       case 'fatal':
-        bus.emit({ type: 'error', stage: 'voice', code: effect.code, message: 'the full-duplex voice stopped', recoverable: false, atMs: this.clock() });
+        bus.emit({ type: 'error', stage: 'voice', code: effect.code, message: 'the full-duplex voice stopped', recoverable: false, atMs: this.eventClock() });
         this.stopper.abort();
         return;
     }
@@ -366,7 +372,7 @@ export class DuplexVoice {
     turn.committed = true;
     const heard = turn.items.slice(0, sentences).filter((item) => item.kind === 'reply');
     this.options.conversation.commit(turn.question, heard.map((item) => item.text));
-    if (turn.playbackStarted) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', turnId, atMs: this.clock() });
+    if (turn.playbackStarted) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', turnId, atMs: this.eventClock() });
     if (complete) void turn.settled.then(() => this.turns.delete(turnId));
   }
 
@@ -374,7 +380,7 @@ export class DuplexVoice {
     const turn = this.turns.get(turnId);
     if (!turn || turn.playbackStarted) return;
     turn.playbackStarted = true;
-    this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'started', turnId, atMs: this.clock() });
+    this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'started', turnId, atMs: this.eventClock() });
   }
 
   private followTools(event: AssistantEvent): void {

@@ -24,3 +24,7 @@ export {
   type ToolCall,
   type TurnState,
 } from './states.js';
+export { DuplexVoice, type DuplexVoiceOptions } from './duplex-voice.js';
+export { DuplexPlayer, type DuplexPlayerOptions, type PlayerListener } from './player.js';
+export { ListeningPipeline, type ListeningPipelineOptions } from './listening-pipeline.js';
+export { ScoreReplayVad } from './score-replay-vad.js';

@@ -29,7 +29,10 @@ export interface ListeningPipelineOptions {
   /** 0: no partial transcripts. */
   partialIntervalMs: number;
   bus: AssistantBus;
+  /** The clock of the frames' `atMs`. */
   clock: () => number;
+  /** Time stamps and durations of bus events. */
+  eventClock: () => number;
   dispatch: (input: DuplexInput) => void;
   /** Multiplies a confirmed onset's confidence: below 1 while capture and playback clocks drift apart. */
   confidenceScale: () => number;
@@ -98,7 +101,7 @@ export class ListeningPipeline {
   private onOnset(event: BargeInSpeechStarted, startedAtMs: number): void {
     if (this.onsetAtMs !== undefined) return;
     this.onsetAtMs = this.options.clock();
-    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'start', frame: Math.floor(event.startedAtMs / FRAME_MS), atMs: this.onsetAtMs });
+    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'start', frame: Math.floor(event.startedAtMs / FRAME_MS), atMs: this.options.eventClock() });
     this.options.dispatch({
       type: 'speech_started',
       confidence: event.confidence * this.options.confidenceScale(),
@@ -117,7 +120,7 @@ export class ListeningPipeline {
     // Not confirmed by the detector: echo residue, or a cough under the reply.
     if (this.onsetAtMs === undefined) return;
     const durationMs = Math.round((event.samples.length / SAMPLE_RATE) * 1000);
-    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: event.endFrameIndex, durationMs, atMs: this.options.clock() });
+    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: event.endFrameIndex, durationMs, atMs: this.options.eventClock() });
     this.endSpeech();
     this.transcribe(event.samples);
   }
@@ -130,7 +133,7 @@ export class ListeningPipeline {
   }
 
   private startPartials(): void {
-    const { partialIntervalMs, stt, signal, bus, clock, dispatch } = this.options;
+    const { partialIntervalMs, stt, signal, bus, eventClock: clock, dispatch } = this.options;
     if (partialIntervalMs <= 0) return;
     const transcriber = new RedecodingTranscriber(stt, { intervalMs: partialIntervalMs }, signal);
     transcriber.push(concatSamples(this.recent));
@@ -144,7 +147,7 @@ export class ListeningPipeline {
 
   /** Final transcripts in utterance order: the state machine pairs each with its utterance. */
   private transcribe(samples: Int16Array): void {
-    const { stt, checkTranscript, bus, clock, dispatch, signal } = this.options;
+    const { stt, checkTranscript, bus, eventClock: clock, dispatch, signal } = this.options;
     this.transcripts = this.transcripts.then(async () => {
       const started = clock();
       let final: Transcript = { text: '', final: true };
