@@ -134,8 +134,8 @@ export class DuplexVoice {
       onRendered: (chunk) => this.rendered(chunk),
       listener: {
         sentenceStarted: (turnId, sentence) => {
-          this.playbackStarted(turnId);
           this.dispatch({ type: 'sentence_started', turnId, sentence });
+          this.playbackStarted(turnId);
         },
         sentencePlayed: (turnId, sentence) => this.dispatch({ type: 'sentence_played', turnId, sentence }),
         failed: (turnId, error) => {

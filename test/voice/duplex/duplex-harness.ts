@@ -9,6 +9,7 @@
  *   user speech >= 3000 -> VAD 0.95; STT: >= 6500 "stop talking please",
  *   4500..6500 "what is the weather", below that no words.
  */
+import { AppError } from '../../../src/errors/index.js';
 import type { AssistantEvent } from '../../../src/events/index.js';
 import type { Apm } from '../../../src/voice/apm/index.js';
 import { SimulatedRoom } from '../../../src/voice/audio/index.js';
@@ -34,7 +35,7 @@ export function passThroughApm(options: { failAtFrame?: number } = {}): Apm & { 
     processRender: () => undefined,
     processCapture(frame: Int16Array) {
       apm.captured += 1;
-      if (apm.captured === options.failAtFrame) throw Object.assign(new Error('the echo canceller failed (test)'), { code: 'AUDIO_APM_FAILED' });
+      if (apm.captured === options.failAtFrame) throw new AppError('AUDIO_APM_FAILED', 'the echo canceller failed (test)');
       return frame.slice();
     },
     setStreamDelayMs: () => undefined,
