@@ -52,8 +52,11 @@ export async function loadClip(path: string): Promise<Int16Array> {
 }
 
 /**
- * Sample index of the first voiced audio: the first 10 ms frame whose RMS is
- * within 20 dB of the clip's loudest frame (recording noise stays below).
+ * Sample index of the first voiced audio: the first 10 ms frame within 20 dB
+ * of the clip's loudest frame that starts a stretch where 3 of 5 frames
+ * (50 ms) are. One frame alone is not enough: LibriVox 0880's recording
+ * noise has a lone frame at -19 dB 230 ms before the voice begins, which
+ * used to count as the onset and added 230 ms to five trials' latency.
  */
 export function voicedOnset(samples: Int16Array): number {
   const rms: number[] = [];
@@ -63,7 +66,8 @@ export function voicedOnset(samples: Int16Array): number {
     rms.push(Math.sqrt(sum / 160));
   }
   const limit = Math.max(...rms) / 10;
-  const frame = rms.findIndex((r) => r >= limit);
+  const loud = (f: number) => f < rms.length && rms[f]! >= limit;
+  const frame = rms.findIndex((_, f) => loud(f) && [0, 1, 2, 3, 4].filter((k) => loud(f + k)).length >= 3);
   return Math.max(0, frame) * 160;
 }
 

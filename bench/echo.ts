@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebRtcApm, type WebRtcApmOptions } from '../src/voice/apm/index.js';
-import { BargeInDetector } from '../src/voice/duplex/index.js';
+import { BargeInDetector, type DuplexConfig } from '../src/voice/duplex/index.js';
 import { SileroVad } from '../src/voice/vad/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
 import { ASSISTANT_SENTENCES, assistantVoice, echoScene, loadClip, playScene } from './echo-scenes.js';
@@ -23,8 +23,15 @@ const SPEECH_PLAYBACK_MS = 4500;
 export const BARGE_IN_APM: WebRtcApmOptions = { echoSuppression: 'high', gainControl: false };
 
 /**
+ * The detector's double-talk path: the same APM with low suppression, whose
+ * output keeps the onset of a voice over loud echo (and some echo, which the
+ * detector's energy gate keeps from qualifying).
+ */
+export const DOUBLE_TALK_APM: WebRtcApmOptions = { echoSuppression: 'low', gainControl: false };
+
+/**
  * The barge-in path (WebRtcApm + Silero VAD + BargeInDetector with the
- * duplex defaults) on synthetic echoes of the assistant's espeak-ng voice:
+ * duplex defaults and its double-talk path) on synthetic echoes of the assistant's espeak-ng voice:
  * 50 echo-only trials (delay 20..120 ms, level 0.2..0.8, white noise)
  * counting false interruptions, and 50 trials with a user clip (LibriVox
  * and cards, level 0.5..1.5) starting 0.5..2 s into playback over a
@@ -40,12 +47,27 @@ export const echo: Benchmark = {
 };
 
 async function runEcho(options: BenchmarkRunOptions = {}): Promise<Figures> {
-  return runEchoTrials(BARGE_IN_APM, options);
+  return runEchoTrials(BARGE_IN_APM, options, DOUBLE_TALK_APM);
 }
 
-/** The trials with another APM configuration, for comparing. */
-export async function runEchoTrials(apmOptions: WebRtcApmOptions, options: BenchmarkRunOptions = {}): Promise<Figures> {
+/** Which paths a trial's detector gets: the cleaned one, and the double-talk one unless `doubleTalkApm` is false. */
+interface DetectorSetup {
+  vad: SileroVad;
+  apm: WebRtcApmOptions;
+  doubleTalk?: { vad: SileroVad; apm: WebRtcApmOptions };
+  config?: Partial<DuplexConfig>;
+}
+
+/** The trials with another APM configuration, double-talk path (`false` for none) or detector config, for comparing. */
+export async function runEchoTrials(
+  apmOptions: WebRtcApmOptions,
+  options: BenchmarkRunOptions = {},
+  doubleTalkApm: WebRtcApmOptions | false = false,
+  config: Partial<DuplexConfig> = {},
+): Promise<Figures> {
   const vad = await SileroVad.load();
+  const secondVad = doubleTalkApm ? await SileroVad.load() : undefined;
+  const setup: DetectorSetup = { vad, apm: apmOptions, config, ...(secondVad && doubleTalkApm ? { doubleTalk: { vad: secondVad, apm: doubleTalkApm } } : {}) };
   try {
     const far = assistantVoice(ASSISTANT_SENTENCES);
     const clips = await userClips();
@@ -55,7 +77,7 @@ export async function runEchoTrials(apmOptions: WebRtcApmOptions, options: Bench
     for (let trial = 0; trial < ECHO_TRIALS; trial++) {
       options.signal?.throwIfAborted();
       const path = { delayMs: 20 + next() * 100, gain: 0.2 + next() * 0.6, noise: 5 + next() * 95, seed: trial + 1 };
-      const events = await withDetector(vad, apmOptions, (detector) => playScene(detector, echoScene(far, path)));
+      const events = await withDetector(setup, (detector) => playScene(detector, echoScene(far, path)));
       falseInterruptions += events.length;
       if (events.length > 0) echoTrialsWithFalse++;
     }
@@ -69,7 +91,7 @@ export async function runEchoTrials(apmOptions: WebRtcApmOptions, options: Bench
       const near = { samples: clip, atMs: 500 + Math.round(next() * 1500), gain: 0.5 + next() };
       const scene = echoScene(playback, path, near);
       const onsetMs = (scene.speechOnset! * 1000) / 16_000;
-      const events = await withDetector(vad, apmOptions, (detector) => playScene(detector, scene));
+      const events = await withDetector(setup, (detector) => playScene(detector, scene));
       // A detection counts from the first event at or after the user's onset; one before it is a false interruption.
       if (events.some((e) => e.atMs < onsetMs)) early++;
       const hit = events.find((e) => e.atMs >= onsetMs);
@@ -89,16 +111,20 @@ export async function runEchoTrials(apmOptions: WebRtcApmOptions, options: Bench
     };
   } finally {
     await vad.close();
+    await secondVad?.close();
   }
 }
 
-async function withDetector<T>(vad: SileroVad, apmOptions: WebRtcApmOptions, fn: (detector: BargeInDetector) => Promise<T>): Promise<T> {
-  const apm = new WebRtcApm(apmOptions);
-  vad.reset();
+async function withDetector<T>(setup: DetectorSetup, fn: (detector: BargeInDetector) => Promise<T>): Promise<T> {
+  const apm = new WebRtcApm(setup.apm);
+  const second = setup.doubleTalk ? { apm: new WebRtcApm(setup.doubleTalk.apm), vad: setup.doubleTalk.vad } : undefined;
+  setup.vad.reset();
+  second?.vad.reset();
   try {
-    return await fn(new BargeInDetector({ apm, vad }));
+    return await fn(new BargeInDetector({ apm, vad: setup.vad, config: setup.config ?? {}, ...(second ? { doubleTalk: second } : {}) }));
   } finally {
     apm.close();
+    second?.apm.close();
   }
 }
 

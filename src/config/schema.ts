@@ -153,6 +153,8 @@ const duplexSchema = z.strictObject({
   recovery_timeout_ms: z.int().min(100).max(60_000).default(3000),
   /** How often the growing utterance is decoded again for partial transcripts; 0 = no partials. */
   partial_interval_ms: z.int().min(0).max(10_000).default(1000),
+  /** A second, less suppressed echo canceller that catches speech over loud echo sooner (see BENCHMARKS.md, echo). */
+  double_talk: z.boolean().default(true),
   /** WebRTC echo suppression: "high" keeps the assistant's voice from sounding like the user's. */
   echo_suppression: z.enum(['low', 'moderate', 'high']).default('high'),
   noise_suppression: z.enum(['off', 'low', 'moderate', 'high', 'very_high']).default('moderate'),
@@ -161,7 +163,7 @@ const duplexSchema = z.strictObject({
   /** Speaker audio kept as the echo canceller's reference; beyond it the oldest is dropped. */
   render_buffer_ms: z.int().min(100).max(10_000).default(2000),
   /** Capture/playback clock drift beyond this (parts per million) makes barge-in stricter until realigned. */
-  drift_tolerance_ppm: z.int().min(10).max(100_000).default(1000),
+  drift_tolerance_ppm: z.int().min(10).max(100_000).default(3000),
 });
 
 export const configSchema = z.strictObject({

@@ -1,9 +1,10 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { expandHome, type Config } from '../config/index.js';
+import { assistantMode, expandHome, type Config } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import { memoryEnabled } from '../memory/index.js';
+import { loadApmAddon } from '../voice/apm/index.js';
 import { chooseDevice, loadPortAudio } from '../voice/devices/index.js';
 import { sileroModelPath } from '../voice/vad/index.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
@@ -101,6 +102,24 @@ export function audioCheck({ config, voice }: DoctorContext): CheckResult {
   }
 }
 
+/** The WebRTC echo canceller: full duplex does not start without it. */
+export function echoCancellerCheck({ config, env, voice }: DoctorContext): CheckResult {
+  const name = 'echo canceller (full duplex)';
+  let mode: string;
+  try {
+    mode = assistantMode(config, env);
+  } catch (error) {
+    return failed(name, messageOf(error), 'set OWNER_ASSISTANT_MODE to turn_based or full_duplex_agent, or unset it');
+  }
+  if (!voice || mode !== 'full_duplex_agent') return skipped(name, 'the voice is turn-based');
+  try {
+    loadApmAddon();
+    return passed(name, 'the WebRTC audio-processing addon loads');
+  } catch (error) {
+    return failed(name, messageOf(error), `${SETUP}; it builds native/webrtc-apm against Debian's libwebrtc-audio-processing-dev`);
+  }
+}
+
 export function chromiumCheck({ config }: DoctorContext): CheckResult {
   const browser = config.adapters.browser;
   if (!browser.enabled) return skipped('Chromium', 'the browser adapter is off');
@@ -136,6 +155,7 @@ export async function runChecks(context: DoctorContext): Promise<CheckResult[]> 
     ttsCheck(context),
     vadCheck(),
     audioCheck(context),
+    echoCancellerCheck(context),
     chromiumCheck(context),
     faissCheck(context),
     dataFolderCheck(context),

@@ -19,7 +19,14 @@ import { startHost, type Host, type HostOptions } from './runtime.js';
 import { PACKAGE_VERSION } from '../package-root.js';
 
 /** The voice, started by whoever assembles the daemon (the `run` command): the host does not know audio. */
-export type StartVoice = (host: Host, conversation: Conversation) => Promise<{ control: VoiceControl; close(): Promise<void> }>;
+export type StartVoice = (host: Host, conversation: Conversation, confirmations: HttpConfirmations) => Promise<StartedVoice>;
+
+export interface StartedVoice {
+  control: VoiceControl;
+  /** The voice reports the activity states itself (the full-duplex state machine); the daemon only follows them. */
+  reportsActivity?: boolean;
+  close(): Promise<void>;
+}
 
 export interface DaemonOptions extends HostOptions {
   /** False: no audio device is touched (`run --no-voice`, `[voice] enabled = false`). */
@@ -43,9 +50,11 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   const env = options.env ?? process.env;
   const host = await startHost(options);
   const conversation = host.newConversation();
-  const voice = (options.voice ?? true) && host.config.voice.enabled ? await startVoiceOrExplain(host, conversation, options.startVoice) : undefined;
+  // One place where the web page and the API answer confirmations: text turns and the full-duplex voice ask there.
+  const confirmations = new HttpConfirmations();
+  const voice = (options.voice ?? true) && host.config.voice.enabled ? await startVoiceOrExplain(host, conversation, confirmations, options.startVoice) : undefined;
   try {
-    const parts = await startApi(host, conversation, voice?.control, env, options);
+    const parts = await startApi(host, conversation, confirmations, voice, env, options);
     return {
       host,
       ...parts,
@@ -62,21 +71,21 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   }
 }
 
-async function startVoiceOrExplain(host: Host, conversation: Conversation, startVoice: StartVoice | undefined): ReturnType<StartVoice> {
+async function startVoiceOrExplain(host: Host, conversation: Conversation, confirmations: HttpConfirmations, startVoice: StartVoice | undefined): ReturnType<StartVoice> {
   const hint = 'start with `desktop-assistant run --no-voice` or set [voice] enabled = false; `desktop-assistant doctor` checks what the voice needs';
   try {
     if (!startVoice) throw new AppError('VOICE_UNAVAILABLE', 'this daemon was started without a voice');
-    return await startVoice(host, conversation);
+    return await startVoice(host, conversation, confirmations);
   } catch (error) {
     await host.close();
     throw new AppError('VOICE_UNAVAILABLE', `the voice cannot start: ${messageOf(error)}; ${hint}`, { cause: error });
   }
 }
 
-async function startApi(host: Host, conversation: Conversation, voice: VoiceControl | undefined, env: NodeJS.ProcessEnv, options: DaemonOptions) {
+async function startApi(host: Host, conversation: Conversation, confirmations: HttpConfirmations, started: StartedVoice | undefined, env: NodeJS.ProcessEnv, options: DaemonOptions) {
   const tokenFile = tokenPath(env);
   const token = loadOrCreateToken(tokenFile);
-  const confirmations = new HttpConfirmations();
+  const voice = started?.control;
   const bound = { host: host.config.http.host, port: options.port ?? host.config.http.port };
   const deps: ApiDeps = {
     version: PACKAGE_VERSION,
@@ -87,7 +96,7 @@ async function startApi(host: Host, conversation: Conversation, voice: VoiceCont
     hub: host.hub,
     audit: host.audit,
     events: new EventLog(host.bus),
-    activity: new ActivityTracker(host.bus),
+    activity: new ActivityTracker(host.bus, Date.now, { derive: started?.reportsActivity !== true }),
     metrics: new Metrics(host.bus),
     llmHealth: new LlmHealth(host.bus, host.config.llm),
     confirmations,

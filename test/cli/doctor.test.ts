@@ -34,6 +34,7 @@ describe('desktop-assistant doctor', () => {
     expect(byName['STT (pocketsphinx)']?.ok).toBe(true);
     expect(byName['TTS (espeak-ng)']?.ok).toBe(true);
     expect(byName['audio devices']).toMatchObject({ ok: true, skipped: true });
+    expect(byName['echo canceller (full duplex)']).toMatchObject({ ok: true, skipped: true });
     expect(byName['FAISS (memory)']?.ok).toBe(true);
     expect(byName['data folder']?.ok).toBe(true);
     expect(code).toBe(results.every((r) => r.ok) ? 0 : 1);
@@ -51,5 +52,13 @@ describe('desktop-assistant doctor', () => {
     expect(text).toContain('no-such-whisper-server is not on PATH');
     expect(text).toContain('missing /nonexistent/kokoro.onnx');
     expect(text).toMatch(/\d+ problems found\n$/);
+  });
+
+  it('checks the echo canceller when the voice is full duplex', async () => {
+    const { results } = await doctor(`llm = "${llm.url}"\nmode = "full_duplex_agent"\n`);
+    const check = results.find((r) => r.name === 'echo canceller (full duplex)');
+    // Built by the set-up on this machine: it loads.
+    expect(check).toMatchObject({ ok: true, detail: 'the WebRTC audio-processing addon loads' });
+    expect(check?.skipped).toBeFalsy();
   });
 });

@@ -4,7 +4,7 @@ import type { ActivityState, AssistantBus, AssistantEvent } from '../../events/i
  * What the assistant is doing, derived from events: listening (a recording
  * started), thinking (a turn), tool_running, speaking (from the first audio
  * of a reply until its playback ended), idle. Each change is itself an
- * event. (The full-duplex voice replaces this with its state machine.)
+ * event. (In full duplex the voice's state machine emits them instead.)
  */
 export class ActivityTracker {
   private current: ActivityState = 'idle';
@@ -12,11 +12,16 @@ export class ActivityTracker {
   private playing = false;
   private readonly stop: () => void;
 
+  /**
+   * `derive: false`: another part (the full-duplex state machine) emits the
+   * state changes; the tracker only remembers the last one.
+   */
   constructor(
     private readonly bus: AssistantBus,
     private readonly clock: () => number = Date.now,
+    options: { derive?: boolean } = {},
   ) {
-    this.stop = bus.subscribe((event) => this.follow(event));
+    this.stop = bus.subscribe(options.derive === false ? (event) => this.remember(event) : (event) => this.follow(event));
   }
 
   get state(): ActivityState {
@@ -29,6 +34,12 @@ export class ActivityTracker {
 
   close(): void {
     this.stop();
+  }
+
+  private remember(event: AssistantEvent): void {
+    if (event.type === 'turn.started') this.turn = { id: event.turnId ?? '', startedAtMs: event.atMs };
+    else if (event.type === 'turn.ended') this.turn = null;
+    else if (event.type === 'state.changed') this.current = event.state;
   }
 
   private follow(event: AssistantEvent): void {

@@ -17,6 +17,10 @@ export interface VoiceControl {
   /** Ends the recording now; false when none was going. */
   stopListening(): boolean;
   readonly listening: boolean;
+  /** Absent: turn-based. */
+  readonly mode?: 'turn_based' | 'full_duplex_agent';
+  /** Cuts the spoken reply off now (full duplex); false when nothing was being said or done. */
+  interrupt?(): boolean;
 }
 
 /** What the HTTP API works with; built by the daemon, or by a test. */

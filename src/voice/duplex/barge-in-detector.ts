@@ -6,13 +6,21 @@
  * `speech_started` is reported once enough speech has been heard: during
  * playback, windows at or above `bargeInThreshold` adding up to
  * `minBargeInSpeechMs` in a row (so residual echo rarely qualifies); outside
- * playback, one window at or above `speechThreshold`. Time is audio time:
+ * playback, one window at or above `speechThreshold`. With a `doubleTalk`
+ * path, a second rule runs during playback: the strong suppression that
+ * keeps echo from qualifying also eats the onset of a voice over loud echo
+ * (hundreds of ms in bench/echo.ts), so a less suppressed APM's output is
+ * scored by a second VAD, and a run there may start only on a window where
+ * the raw mic stands `echoExcessDb` above the echo that the speaker audio
+ * predicts (DoubleTalkMeter); `doubleTalkMinSpeechMs` of it at
+ * `doubleTalkThreshold` confirms. Time is audio time:
  * samples fed so far, not the wall clock, so a replay gives the same results.
  */
 import { AppError } from '../../errors/index.js';
 import type { Apm } from '../apm/index.js';
 import type { Vad } from '../types.js';
 import { resolveDuplexConfig, type DuplexConfig } from './config.js';
+import { DoubleTalkPath, type DoubleTalkWindow } from './double-talk-path.js';
 
 export interface BargeInDetectorOptions {
   apm: Apm;
@@ -20,6 +28,12 @@ export interface BargeInDetectorOptions {
   config?: Partial<DuplexConfig>;
   /** Samples in one frame handed to `process`; default two APM frames (20 ms). */
   frameSamples?: number;
+  /**
+   * The second path for speech over echo: an APM of the same format with
+   * less echo suppression (WebRtcApm 'low') and a VAD of its own (its state
+   * must not be shared with `vad`). Absent: only the cleaned-path rule.
+   */
+  doubleTalk?: { apm: Apm; vad: Vad };
 }
 
 /** The onset, shaped as the duplex reducer's `speech_started` input plus the audio time of the decision. */
@@ -38,6 +52,8 @@ export interface VadWindowScore {
   /** Audio time of the window's start, ms. */
   startMs: number;
   probability: number;
+  /** With a double-talk path: its VAD probability and the mic's excess over the predicted echo, dB. */
+  doubleTalk?: DoubleTalkWindow;
 }
 
 /** What one `process` call saw, so a caller can measure. */
@@ -69,6 +85,10 @@ export class BargeInDetector {
   private runSamples = 0;
   /** After a speech_started, quiet until a window falls below speechThreshold. */
   private inSpeech = false;
+  private readonly doubleTalk: DoubleTalkPath | undefined;
+  /** The double-talk rule's run, like the one above. */
+  private doubleTalkRunStartMs = 0;
+  private doubleTalkRunSamples = 0;
 
   constructor(options: BargeInDetectorOptions) {
     this.apm = options.apm;
@@ -84,6 +104,14 @@ export class BargeInDetector {
     }
     this.silence = new Int16Array(this.apm.frameSamples);
     this.pending = new Int16Array(this.vad.frameSamples + this.frameSamples);
+    const second = options.doubleTalk;
+    if (second) {
+      const same = second.apm.format.sampleRate === this.sampleRate && second.apm.format.channels === 1 && second.apm.frameSamples === this.apm.frameSamples;
+      if (!same || second.vad.frameSamples !== this.vad.frameSamples || second.vad === this.vad) {
+        throw new AppError('DUPLEX_FRAME_INVALID', 'the double-talk path needs an APM of the same format and a VAD of its own with the same window');
+      }
+      this.doubleTalk = new DoubleTalkPath(second.apm, second.vad, this.frameSamples);
+    }
   }
 
   /**
@@ -99,8 +127,11 @@ export class BargeInDetector {
     const cleaned = new Int16Array(this.frameSamples);
     const n = this.apm.frameSamples;
     for (let offset = 0; offset < this.frameSamples; offset += n) {
-      this.apm.processRender(playing ? render.subarray(offset, offset + n) : this.silence);
-      cleaned.set(this.apm.processCapture(mic.subarray(offset, offset + n)), offset);
+      const renderFrame = playing ? render.subarray(offset, offset + n) : this.silence;
+      const micFrame = mic.subarray(offset, offset + n);
+      this.apm.processRender(renderFrame);
+      cleaned.set(this.apm.processCapture(micFrame), offset);
+      this.doubleTalk?.feed(micFrame, renderFrame, playing);
     }
     this.fedSamples += this.frameSamples;
     this.pending.set(cleaned, this.pendingLength);
@@ -116,8 +147,9 @@ export class BargeInDetector {
       const startMs = this.toMs(this.scoredSamples);
       this.scoredSamples += w;
       const probability = await this.vad.probability(window);
-      windows.push({ startMs, probability });
-      event ??= this.score(startMs, probability, playing);
+      const doubleTalk = await this.doubleTalk?.nextWindow();
+      windows.push(doubleTalk ? { startMs, probability, doubleTalk } : { startMs, probability });
+      event ??= this.score(startMs, probability, playing, doubleTalk);
     }
     return event === undefined ? { atMs, playing, cleaned, windows } : { atMs, playing, cleaned, windows, event };
   }
@@ -125,16 +157,34 @@ export class BargeInDetector {
   /** Forgets the run and the VAD's state (not the APM's: its echo model stays useful). */
   reset(): void {
     this.runSamples = 0;
+    this.doubleTalkRunSamples = 0;
     this.inSpeech = false;
     this.vad.reset();
+    this.doubleTalk?.reset();
   }
 
-  private score(startMs: number, probability: number, playing: boolean): BargeInSpeechStarted | undefined {
-    const { bargeInThreshold, speechThreshold, minBargeInSpeechMs } = this.config;
+  private score(startMs: number, probability: number, playing: boolean, doubleTalk?: DoubleTalkWindow): BargeInSpeechStarted | undefined {
+    const { speechThreshold } = this.config;
     if (this.inSpeech) {
-      if (probability < speechThreshold) this.inSpeech = false;
+      // Re-armed only when neither path still hears the utterance, so one utterance gives one onset.
+      if (probability < speechThreshold && (doubleTalk === undefined || doubleTalk.probability < speechThreshold)) this.inSpeech = false;
       return undefined;
     }
+    const cleaned = this.scoreCleaned(startMs, probability, playing);
+    const overEcho = playing && doubleTalk ? this.scoreDoubleTalk(startMs, doubleTalk) : undefined;
+    if (!playing) this.doubleTalkRunSamples = 0;
+    const event = cleaned ?? overEcho;
+    if (event) {
+      this.inSpeech = true;
+      this.runSamples = 0;
+      this.doubleTalkRunSamples = 0;
+    }
+    return event;
+  }
+
+  /** The rule on the strongly suppressed path: a run of windows at the threshold for the mode. */
+  private scoreCleaned(startMs: number, probability: number, playing: boolean): BargeInSpeechStarted | undefined {
+    const { bargeInThreshold, speechThreshold, minBargeInSpeechMs } = this.config;
     const threshold = playing ? bargeInThreshold : speechThreshold;
     if (probability < threshold) {
       this.runSamples = 0;
@@ -144,14 +194,33 @@ export class BargeInDetector {
     this.runSamples += this.vad.frameSamples;
     const neededMs = playing ? minBargeInSpeechMs : 0;
     if (this.toMs(this.runSamples) < neededMs) return undefined;
-    this.inSpeech = true;
-    this.runSamples = 0;
+    return this.started(this.runStartMs, startMs, probability, playing);
+  }
+
+  /** The rule on the less suppressed path: a run that starts where the mic is louder than echo can be, carried by the VAD. */
+  private scoreDoubleTalk(startMs: number, window: DoubleTalkWindow): BargeInSpeechStarted | undefined {
+    const { doubleTalkThreshold, echoExcessDb, doubleTalkMinSpeechMs } = this.config;
+    const voiced = window.probability >= doubleTalkThreshold;
+    if (!voiced) {
+      this.doubleTalkRunSamples = 0;
+      return undefined;
+    }
+    if (this.doubleTalkRunSamples === 0) {
+      if (window.excessDb < echoExcessDb) return undefined;
+      this.doubleTalkRunStartMs = startMs;
+    }
+    this.doubleTalkRunSamples += this.vad.frameSamples;
+    if (this.toMs(this.doubleTalkRunSamples) < doubleTalkMinSpeechMs) return undefined;
+    return this.started(this.doubleTalkRunStartMs, startMs, window.probability, true);
+  }
+
+  private started(runStartMs: number, windowStartMs: number, confidence: number, duringPlayback: boolean): BargeInSpeechStarted {
     return {
       type: 'speech_started',
-      confidence: probability,
-      startedAtMs: this.runStartMs,
-      atMs: startMs + this.toMs(this.vad.frameSamples),
-      duringPlayback: playing,
+      confidence,
+      startedAtMs: runStartMs,
+      atMs: windowStartMs + this.toMs(this.vad.frameSamples),
+      duringPlayback,
     };
   }
 

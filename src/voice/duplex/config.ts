@@ -8,6 +8,15 @@ export interface DuplexConfig {
   bargeInThreshold: number;
   /** Speech during a reply shorter than this is a cough or a backchannel, not a barge-in. */
   minBargeInSpeechMs: number;
+  /**
+   * With a double-talk path (a second, less suppressed APM and VAD): the VAD confidence there
+   * that starts and carries a run, once the mic stands `echoExcessDb` above the predicted echo.
+   */
+  doubleTalkThreshold: number;
+  /** How far (dB) the mic must rise above the echo predicted from the speaker audio to start a double-talk run. */
+  echoExcessDb: number;
+  /** Run length at doubleTalkThreshold that confirms a double-talk barge-in. */
+  doubleTalkMinSpeechMs: number;
   /** How long an interruption may go without words before the reply resumes; 0 makes every barge-in final at once. */
   falseInterruptionTimeoutMs: number;
   /** Watchdog: `recovering` ends after this even if cleanup never reports done. */
@@ -24,6 +33,12 @@ export const DUPLEX_DEFAULTS: DuplexConfig = {
   // The seed targets playback stopped within 200 ms (P95) of speech start: 100 ms of
   // confirmation leaves room for VAD onset latency and the next chunk boundary.
   minBargeInSpeechMs: 100,
+  // bench/echo.ts: echo-only frames stayed under 4 dB above the prediction (50 trials), and
+  // 6 dB with 0.5 and two Silero windows gave no false interruption; a lower VAD threshold
+  // was faster still but leaves the decision to the energy alone (BENCHMARKS.md, ## echo).
+  doubleTalkThreshold: 0.5,
+  echoExcessDb: 6,
+  doubleTalkMinSpeechMs: 64,
   // The seed gives no number; agents-js uses 2 s for its false-interruption timeout.
   falseInterruptionTimeoutMs: 2000,
   recoveryTimeoutMs: 3000,
@@ -37,15 +52,16 @@ function invalid(key: string, what: string): AppError {
 /** Fills in defaults and rejects values the state machine cannot work with. */
 export function resolveDuplexConfig(partial: Partial<DuplexConfig> = {}): DuplexConfig {
   const config: DuplexConfig = { ...DUPLEX_DEFAULTS, ...dropUndefined(partial) };
-  for (const key of ['speechThreshold', 'bargeInThreshold'] as const) {
+  for (const key of ['speechThreshold', 'bargeInThreshold', 'doubleTalkThreshold'] as const) {
     if (!(config[key] > 0 && config[key] <= 1)) throw invalid(key, `must be in (0, 1], got ${config[key]}`);
   }
   if (config.bargeInThreshold < config.speechThreshold) {
     throw invalid('bargeInThreshold', `must be at least speechThreshold (${config.speechThreshold}), got ${config.bargeInThreshold}`);
   }
-  for (const key of ['minBargeInSpeechMs', 'falseInterruptionTimeoutMs', 'recoveryTimeoutMs'] as const) {
+  for (const key of ['minBargeInSpeechMs', 'doubleTalkMinSpeechMs', 'falseInterruptionTimeoutMs', 'recoveryTimeoutMs'] as const) {
     if (!(Number.isFinite(config[key]) && config[key] >= 0)) throw invalid(key, `must be a number of ms >= 0, got ${config[key]}`);
   }
+  if (!(Number.isFinite(config.echoExcessDb) && config.echoExcessDb >= 0)) throw invalid('echoExcessDb', `must be a number of dB >= 0, got ${config.echoExcessDb}`);
   if (config.recoveryTimeoutMs === 0) throw invalid('recoveryTimeoutMs', 'must be above 0, or cleanup never gets a chance');
   return config;
 }

@@ -30,6 +30,8 @@ export interface DuplexVoiceOptions {
   apm: Apm;
   /** The VAD model; the detector and the endpointer share its scores. */
   vad: Vad;
+  /** Speech over loud echo: a less suppressing echo canceller and a VAD of its own (see BargeInDetector). */
+  doubleTalk?: { apm: Apm; vad: Vad };
   stt: Stt;
   tts: Tts;
   conversation: Conversation;
@@ -45,9 +47,23 @@ export interface DuplexVoiceOptions {
   /** Partial transcripts while the user speaks; 0 = none (default 1000). */
   partialIntervalMs?: number;
   renderBufferMs?: number;
+  /**
+   * Shifts the render reference later by this many ms (default 0). The echo
+   * canceller needs the reference before its echo, and finds the delay
+   * itself: on the PulseAudio loopback, 0 let it cancel the assistant's voice
+   * while 40 (of a ~75 ms path) let echo through as false interruptions.
+   */
+  renderDelayMs?: number;
   driftTolerancePpm?: number;
   /** Render audio counts as playing this long after it was written: the room's echo tail (default 300). */
   echoTailMs?: number;
+  /**
+   * Until this much of the assistant's voice has gone through the echo
+   * canceller since the start, speech over it does not interrupt (default
+   * 1500): an echo canceller that has not yet learned the room lets its
+   * first echoes through.
+   */
+  echoWarmupMs?: number;
   /** Milliseconds on the clock the input's frame times are on (default performance.now, as PortAudio's). */
   clock?: () => number;
   /** Time stamps of bus events (default Date.now, as every other stage's). */
@@ -90,6 +106,10 @@ export class DuplexVoice {
   private queue: DuplexInput[] = [];
   private dispatching = false;
   private renderUntilMs = Number.NEGATIVE_INFINITY;
+  /** Render audio written since the start, ms. */
+  private renderedMs = 0;
+  /** The end of the last capture frame heard. */
+  private heardUntilMs = Number.NEGATIVE_INFINITY;
   private muted = false;
   private audioFailed = false;
   private language: string;
@@ -105,8 +125,11 @@ export class DuplexVoice {
     const { bus } = options;
     this.render = new RenderReference({
       capacityMs: options.renderBufferMs ?? 2000,
+      delayMs: options.renderDelayMs ?? 0,
       clock,
-      onOverrun: (report) =>
+      onOverrun: (report) => {
+        // The reference is history read by time: dropping what capture has moved past is its normal course.
+        if (report.toMs <= this.heardUntilMs - this.render.delayMs) return;
         bus.emit({
           type: 'audio.buffer_overrun',
           stage: 'audio',
@@ -120,10 +143,11 @@ export class DuplexVoice {
           totalDropped: report.totalDropped,
           capacity: report.capacity,
           atMs: this.eventClock(),
-        }),
+        });
+      },
     });
     this.drift = new DriftTracker({
-      tolerancePpm: options.driftTolerancePpm ?? 1000,
+      tolerancePpm: options.driftTolerancePpm ?? 3000,
       clock,
       onDrift: (report) => bus.emit({ type: 'audio.reference_drift', stage: 'audio', ...report, atMs: this.eventClock() }),
     });
@@ -132,6 +156,7 @@ export class DuplexVoice {
       tts: options.tts,
       sanitize: options.sanitize,
       onRendered: (chunk) => this.rendered(chunk),
+      onHandedOff: (samples) => this.drift.render(samples),
       listener: {
         sentenceStarted: (turnId, sentence) => {
           this.dispatch({ type: 'sentence_started', turnId, sentence });
@@ -147,7 +172,7 @@ export class DuplexVoice {
     const scores = new ScoreReplayVad(options.vad.frameSamples);
     const endpointer = new Endpointer(scores, { threshold: this.config.speechThreshold, ...options.endpointer });
     this.pipeline = new ListeningPipeline({
-      detector: new BargeInDetector({ apm: options.apm, vad: options.vad, config: this.config }),
+      detector: new BargeInDetector({ apm: options.apm, vad: options.vad, config: this.config, ...(options.doubleTalk ? { doubleTalk: options.doubleTalk } : {}) }),
       endpointer,
       scores,
       stt: options.stt,
@@ -157,7 +182,7 @@ export class DuplexVoice {
       clock: this.clock,
       eventClock: this.eventClock,
       dispatch: (input) => this.dispatch(input),
-      confidenceScale: () => (this.drift.lowerInterruptionConfidence ? DRIFT_CONFIDENCE_SCALE : 1),
+      confidenceScale: (duringPlayback) => this.confidenceScale(duringPlayback),
       onLanguage: (language) => {
         this.language = language && options.languages.includes(language) ? language : options.defaultLanguage;
       },
@@ -192,9 +217,11 @@ export class DuplexVoice {
     return true;
   }
 
-  /** An interruption from a key or the API: the reply stops at once, no false-interruption wait. */
-  interrupt(source: 'api' | 'key'): void {
+  /** An interruption from a key or the API: the reply stops at once, no false-interruption wait; false when no reply was under way. */
+  interrupt(source: 'api' | 'key'): boolean {
+    const replying = this.state.turn !== null;
     this.dispatch({ type: 'interrupt_requested', source });
+    return replying;
   }
 
   /** Resolves when the listening loop has ended (input over, closed, or a fatal error). */
@@ -236,8 +263,9 @@ export class DuplexVoice {
 
   private async hear(frame: AudioFrame): Promise<void> {
     this.drift.capture(frame.samples.length, frame.atMs);
+    this.heardUntilMs = frame.atMs + (frame.samples.length * 1000) / SAMPLE_RATE;
     const samples = frame.samples.length === FRAME_SAMPLES ? frame.samples : padded(frame.samples);
-    const echoing = frame.atMs < this.renderUntilMs + this.echoTailMs;
+    const echoing = frame.atMs < this.renderUntilMs + this.render.delayMs + this.echoTailMs;
     const render = echoing ? this.render.reference(frame.atMs, FRAME_SAMPLES) : null;
     try {
       await this.pipeline.frame({ ...frame, samples }, render);
@@ -257,9 +285,16 @@ export class DuplexVoice {
     }
   }
 
+  /** How much a barge-in's confidence counts: nothing while the echo canceller warms up, less while the clocks drift. */
+  private confidenceScale(duringPlayback: boolean): number {
+    if (!duringPlayback) return 1;
+    if (this.renderedMs < (this.options.echoWarmupMs ?? 1500)) return 0;
+    return this.drift.lowerInterruptionConfidence ? DRIFT_CONFIDENCE_SCALE : 1;
+  }
+
   private rendered(chunk: Int16Array): void {
     const stored = this.render.write(chunk);
-    this.drift.render(chunk.length);
+    this.renderedMs += (chunk.length * 1000) / SAMPLE_RATE;
     const last = stored[stored.length - 1];
     if (last) this.renderUntilMs = last.atMs + (last.samples.length * 1000) / SAMPLE_RATE;
   }

@@ -34,8 +34,8 @@ export interface ListeningPipelineOptions {
   /** Time stamps and durations of bus events. */
   eventClock: () => number;
   dispatch: (input: DuplexInput) => void;
-  /** Multiplies a confirmed onset's confidence: below 1 while capture and playback clocks drift apart. */
-  confidenceScale: () => number;
+  /** Multiplies a confirmed onset's confidence (during playback: below 1 while the clocks drift apart or the echo canceller warms up). */
+  confidenceScale: (duringPlayback: boolean) => number;
   /** The language recognition detected in the last final transcript. */
   onLanguage: (language: string | undefined) => void;
   signal: AbortSignal;
@@ -100,11 +100,14 @@ export class ListeningPipeline {
 
   private onOnset(event: BargeInSpeechStarted, startedAtMs: number): void {
     if (this.onsetAtMs !== undefined) return;
+    const scale = this.options.confidenceScale(event.duringPlayback);
+    // Not to be believed at all (the echo canceller is still learning the room): not an utterance either.
+    if (scale === 0) return;
     this.onsetAtMs = this.options.clock();
     this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'start', frame: Math.floor(event.startedAtMs / FRAME_MS), atMs: this.options.eventClock() });
     this.options.dispatch({
       type: 'speech_started',
-      confidence: event.confidence * this.options.confidenceScale(),
+      confidence: event.confidence * scale,
       startedAtMs,
       duringPlayback: event.duringPlayback,
     });

@@ -23,8 +23,12 @@ export interface DuplexPlayerOptions {
   listener: PlayerListener;
   /** Every chunk exactly as written to the speaker (the echo canceller's render reference). */
   onRendered?: (chunk: Int16Array) => void;
+  /** A chunk's write resolved: it went to the device, at the device's pace (the render side of the drift check). */
+  onHandedOff?: (samples: number) => void;
   /** Samples per chunk written: the granularity of a stop (default 20 ms). */
   chunkSamples?: number;
+  /** Chunks handed to the output before waiting for the first of them (default 3): a device must never run dry mid-sentence. */
+  chunksAhead?: number;
 }
 
 interface SentenceAudio {
@@ -42,6 +46,8 @@ interface Playback {
   cursor: number;
   offset: number;
   held: boolean;
+  /** Bumped by every stop and resume: a write that settles for an older epoch reports nothing. */
+  epoch: number;
   /** No more sentences will be added (the LLM finished). */
   ended: boolean;
   synthesis: Promise<void>;
@@ -73,6 +79,7 @@ export class DuplexPlayer {
       cursor: 0,
       offset: 0,
       held: false,
+      epoch: 0,
       ended: false,
       synthesis: Promise.resolve(),
       wake: undefined,
@@ -106,6 +113,7 @@ export class DuplexPlayer {
     const p = this.playbackOf(turnId);
     if (!p || p.held) return;
     p.held = true;
+    p.epoch += 1;
     this.options.output.clear();
   }
 
@@ -116,6 +124,7 @@ export class DuplexPlayer {
     p.cursor = Math.max(0, sentence);
     p.offset = 0;
     p.held = false;
+    p.epoch += 1;
     this.wakeUp(p);
   }
 
@@ -126,6 +135,7 @@ export class DuplexPlayer {
     this.current = undefined;
     if (!p.held) this.options.output.clear();
     p.held = true;
+    p.epoch += 1;
     this.wakeUp(p);
   }
 
@@ -158,12 +168,21 @@ export class DuplexPlayer {
     }
   }
 
+  /**
+   * Hands chunks to the output a few ahead of the one playing (a write
+   * resolves once its audio has gone to the device; waiting for each before
+   * queueing the next would leave the device silence between them). A
+   * sentence counts as started when its first chunk has gone to the device,
+   * and as played when its last one has.
+   */
   private async play(p: Playback): Promise<void> {
     const { output, listener, onRendered } = this.options;
+    const ahead = this.options.chunksAhead ?? 3;
+    const inFlight: Promise<void>[] = [];
     while (this.current === p) {
       const audio = p.held ? undefined : p.sentences[p.cursor];
       if (!audio) {
-        if (p.ended && !p.held && p.cursor >= p.sentences.length) return;
+        if (p.ended && !p.held && p.cursor >= p.sentences.length) break;
         await this.sleep(p);
         continue;
       }
@@ -175,11 +194,18 @@ export class DuplexPlayer {
         }
         const sentence = p.cursor;
         const first = p.offset === 0;
+        const epoch = p.epoch;
         p.offset += chunk.length;
-        await output.write(chunk);
+        const written = output.write(chunk).then(
+          () => {
+            if (this.current === p && p.epoch === epoch) this.options.onHandedOff?.(chunk.length);
+            if (first && this.current === p && p.epoch === epoch) listener.sentenceStarted(p.turnId, sentence);
+          },
+          () => undefined, // a closed device: the turn ends with the voice
+        );
         onRendered?.(chunk);
-        if (this.current !== p) return;
-        if (first) listener.sentenceStarted(p.turnId, sentence);
+        inFlight.push(written);
+        if (inFlight.length >= ahead) await inFlight.shift();
         continue;
       }
       if (!audio.complete) {
@@ -187,10 +213,14 @@ export class DuplexPlayer {
         continue;
       }
       const played = p.cursor;
+      const epoch = p.epoch;
       p.cursor += 1;
       p.offset = 0;
-      listener.sentencePlayed(p.turnId, played);
+      void (inFlight[inFlight.length - 1] ?? Promise.resolve()).then(() => {
+        if (this.current === p && p.epoch === epoch) listener.sentencePlayed(p.turnId, played);
+      });
     }
+    await Promise.all(inFlight);
   }
 
   /** Up to chunkSamples samples of the sentence from `offset`. */

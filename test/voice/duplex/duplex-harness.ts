@@ -117,6 +117,7 @@ export async function duplexHarness(replies: ScriptedReply[], options: DuplexHar
     languages: ['en', 'it'],
     defaultLanguage: 'en',
     partialIntervalMs: 0,
+    echoWarmupMs: 0,
     clock: () => room.now(),
     ...(options.config ? { config: options.config } : {}),
   });

@@ -26,7 +26,7 @@ export const runCommand: CliCommand = {
     if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port must be a port number, not ${values.port}`);
     const { startDaemon } = await import('../../daemon.js');
     const { reportToTerminal } = await import('../../terminal/index.js');
-    const daemon = await startDaemon({ configDir: values['config-dir'], env: io.env, voice: !values['no-voice'], port, startVoice });
+    const daemon = await startDaemon({ configDir: values['config-dir'], env: io.env, voice: !values['no-voice'], port, startVoice: startVoice(io.env) });
     const stopReporting = reportToTerminal(daemon.host.bus, io.stderr);
     const tools = daemon.host.router.offered().map((t) => t.name);
     io.stdout.write(
@@ -68,18 +68,30 @@ async function answerFile(input: string, output: string, configDir: string | und
   }
 }
 
-/** The daemon's voice: the configured devices and engines, started by the microphone switch, the HTTP API and keys. */
-const startVoice: StartVoice = async (host, conversation) => {
-  const { startLiveVoice } = await import('../../../voice/live-voice.js');
-  const { micSwitchTrigger } = await import('../../../voice/triggers/index.js');
-  const live = await startLiveVoice({
-    config: host.config,
-    bus: host.bus,
-    conversation,
-    startTrigger: async (service) =>
-      micSwitchTrigger(host.config.card, service, {
-        onError: (event) => host.bus.emit({ type: 'error', stage: 'voice', code: 'MIC_SWITCH_UNAVAILABLE', message: event.message, recoverable: true, atMs: Date.now() }),
-      }),
-  });
-  return { control: live.service, close: live.close };
-};
+/**
+ * The daemon's voice, in the mode of `mode` / OWNER_ASSISTANT_MODE: turn-based
+ * (the configured devices and engines, started by the microphone switch, the
+ * HTTP API and keys) or full duplex (always listening, echo-cancelled, barge-in).
+ */
+const startVoice =
+  (env: NodeJS.ProcessEnv): StartVoice =>
+  async (host, conversation, confirmations) => {
+    const { assistantMode } = await import('../../../config/index.js');
+    if (assistantMode(host.config, env) === 'full_duplex_agent') {
+      const { startLiveDuplex } = await import('../../../voice/live-duplex.js');
+      const duplex = await startLiveDuplex({ config: host.config, bus: host.bus, conversation, confirmation: confirmations });
+      return { control: duplex.control, reportsActivity: true, close: duplex.close };
+    }
+    const { startLiveVoice } = await import('../../../voice/live-voice.js');
+    const { micSwitchTrigger } = await import('../../../voice/triggers/index.js');
+    const live = await startLiveVoice({
+      config: host.config,
+      bus: host.bus,
+      conversation,
+      startTrigger: async (service) =>
+        micSwitchTrigger(host.config.card, service, {
+          onError: (event) => host.bus.emit({ type: 'error', stage: 'voice', code: 'MIC_SWITCH_UNAVAILABLE', message: event.message, recoverable: true, atMs: Date.now() }),
+        }),
+    });
+    return { control: live.service, close: live.close };
+  };

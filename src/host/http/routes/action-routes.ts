@@ -49,7 +49,12 @@ export function actionRoutes(app: Hono, deps: ApiDeps): void {
     return c.json({ stopped: voice.stopListening(), listening: voice.listening });
   });
 
-  app.post('/interrupt', (c) => c.json({ interrupted: deps.turns.interrupt() }));
+  // A text turn, and the full-duplex voice's reply: either may be under way.
+  app.post('/interrupt', (c) => {
+    const text = deps.turns.interrupt();
+    const voice = deps.voice?.interrupt?.() ?? false;
+    return c.json({ interrupted: text || voice });
+  });
 
   app.post('/tools/:name/approve', (c) => {
     const name = c.req.param('name');

@@ -11,7 +11,7 @@ export function readRoutes(app: Hono, deps: ApiDeps): void {
   app.get('/state', (c) =>
     c.json({
       state: deps.activity.state,
-      mode: deps.voiceEnabled ? 'turn_based' : 'text',
+      mode: deps.voiceEnabled ? (deps.voice?.mode ?? 'turn_based') : 'text',
       voice: { enabled: deps.voiceEnabled, listening: deps.voice?.listening ?? false },
       providers: [deps.llmHealth.current],
       servers: deps.hub.servers(),

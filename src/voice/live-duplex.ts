@@ -1,0 +1,126 @@
+import { voiceLanguages, type Config } from '../config/index.js';
+import type { AssistantBus } from '../events/index.js';
+import type { Conversation } from '../host/conversation/index.js';
+import type { VoiceControl } from '../host/http/index.js';
+import type { ConfirmationChannel } from '../host/router/index.js';
+import { WebRtcApm, type WebRtcApmOptions } from './apm/index.js';
+import { PortAudioInput, PortAudioOutput } from './devices/index.js';
+import { DuplexVoice } from './duplex/index.js';
+import { sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
+import { sentenceLanguagePicker } from './tts/language-pick.js';
+import { sanitizeForSpeech } from './tts/sanitize.js';
+import type { AudioInput, AudioOutput } from './types.js';
+import { SileroVad } from './vad/index.js';
+
+export interface LiveDuplexOptions {
+  config: Config;
+  bus: AssistantBus;
+  conversation: Conversation;
+  /** How a tool call is confirmed: in full duplex the microphone is the conversation, so the web page or API answers. */
+  confirmation: ConfirmationChannel;
+  input?: AudioInput;
+  output?: AudioOutput;
+  /** Where the echo-cancellation addon is (tests); default the one the set-up builds. */
+  apmAddonPath?: string;
+}
+
+export interface LiveDuplex {
+  voice: DuplexVoice;
+  control: VoiceControl;
+  close(): Promise<void>;
+}
+
+/** `[duplex]` as the echo canceller's options. */
+export function apmOptionsFromConfig(config: Config): WebRtcApmOptions {
+  const { echo_suppression, noise_suppression, gain_control } = config.duplex;
+  return {
+    echoSuppression: echo_suppression,
+    noiseSuppression: noise_suppression === 'off' ? false : noise_suppression === 'very_high' ? 'veryHigh' : noise_suppression,
+    gainControl: gain_control ? {} : false,
+  };
+}
+
+/**
+ * The daemon's full-duplex voice (`mode = "full_duplex_agent"`): echo
+ * canceller, VAD, recognizer, voice and devices, all started before the
+ * microphone opens. Any of them missing fails the start with its reason
+ * (AUDIO_APM_UNAVAILABLE for the addon): there is no full duplex without
+ * echo cancellation, and no quiet fall-back to turn-based.
+ */
+export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveDuplex> {
+  const { config, bus } = options;
+  const addon = options.apmAddonPath ? { addonPath: options.apmAddonPath } : {};
+  const apm = new WebRtcApm({ ...apmOptionsFromConfig(config), ...addon });
+  // The double-talk path: low suppression keeps the onset of speech over loud echo (bench/echo.ts).
+  const opened: Array<{ close(): unknown }> = [{ close: () => apm.close() }];
+  try {
+    const vad = await SileroVad.load();
+    opened.push(vad);
+    let doubleTalk: { apm: WebRtcApm; vad: SileroVad } | undefined;
+    if (config.duplex.double_talk) {
+      const doubleTalkApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false, ...addon });
+      opened.push({ close: () => doubleTalkApm.close() });
+      const doubleTalkVad = await SileroVad.load();
+      opened.push(doubleTalkVad);
+      doubleTalk = { apm: doubleTalkApm, vad: doubleTalkVad };
+    }
+    const [stt, tts] = await Promise.all([sttFromConfig(config), ttsFromConfig(config)]);
+    opened.push(stt, tts);
+    const input = options.input ?? PortAudioInput.open({ device: config.audio.input });
+    opened.push(input);
+    const output = options.output ?? PortAudioOutput.open({ device: config.audio.output });
+    opened.push(output);
+    const languages = Object.keys(voiceLanguages(config));
+    const d = config.duplex;
+    const voice = new DuplexVoice({
+      input,
+      output,
+      apm,
+      vad,
+      ...(doubleTalk ? { doubleTalk } : {}),
+      stt,
+      tts,
+      conversation: options.conversation,
+      bus,
+      confirmation: options.confirmation,
+      checkTranscript: transcriptCheck(config),
+      sanitize: (text) => sanitizeForSpeech(text),
+      sentenceLanguage: sentenceLanguagePicker(languages),
+      languages,
+      defaultLanguage: languages.includes('en') ? 'en' : (languages[0] ?? 'en'),
+      config: {
+        speechThreshold: config.vad.threshold,
+        bargeInThreshold: d.barge_in_threshold,
+        minBargeInSpeechMs: d.min_barge_in_speech_ms,
+        falseInterruptionTimeoutMs: d.false_interruption_timeout_ms,
+        recoveryTimeoutMs: d.recovery_timeout_ms,
+      },
+      endpointer: { minSpeechMs: config.vad.min_speech_ms, endSilenceMs: config.vad.silence_ms, prefixPaddingMs: config.vad.prefix_ms },
+      partialIntervalMs: d.partial_interval_ms,
+      renderBufferMs: d.render_buffer_ms,
+      driftTolerancePpm: d.drift_tolerance_ppm,
+    });
+    voice.start();
+    const control: VoiceControl = {
+      get listening() {
+        return voice.listening;
+      },
+      mode: 'full_duplex_agent',
+      // Always listening: start and stop unmute and mute the microphone.
+      startListening: () => voice.unmute(),
+      stopListening: () => voice.mute(),
+      interrupt: () => voice.interrupt('api'),
+    };
+    return {
+      voice,
+      control,
+      close: async () => {
+        await voice.close();
+        await Promise.allSettled(opened.map(async (part) => part.close()));
+      },
+    };
+  } catch (error) {
+    await Promise.allSettled(opened.map(async (part) => part.close()));
+    throw error;
+  }
+}

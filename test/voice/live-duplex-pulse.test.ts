@@ -1,0 +1,132 @@
+/**
+ * The daemon's full-duplex voice for real: PortAudio devices on a private
+ * PulseAudio null sink whose monitor is the microphone, so the assistant's
+ * own voice truly comes back into what it hears. The WebRTC echo canceller,
+ * Silero, pocketsphinx with a grammar, espeak-ng and the scripted LLM.
+ * A question is answered without the assistant interrupting itself; a
+ * command spoken over a long reply cuts it off. Skipped, with the reason,
+ * where PulseAudio or naudiodon cannot run.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { messageOf } from '../../src/errors/index.js';
+import type { AssistantEvent } from '../../src/events/index.js';
+import { startDaemon, type Daemon } from '../../src/host/daemon.js';
+import { loadPortAudio } from '../../src/voice/devices/index.js';
+import { startLiveDuplex } from '../../src/voice/live-duplex.js';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
+import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
+import { startPulse, type PulseServer } from '../helpers/pulse.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const run = promisify(execFile);
+
+async function whyNot(): Promise<string | undefined> {
+  try {
+    loadPortAudio();
+    return undefined;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+const missing = await whyNot();
+const pulse = missing === undefined ? await startPulse() : ({ ok: false, reason: missing } as const);
+const skipReason = pulse.ok ? undefined : pulse.reason;
+if (skipReason) console.warn(`live full-duplex test skipped: ${skipReason}`);
+
+const LONG_REPLY =
+  'Here is a long answer about the weather. It will be sunny in the morning with a light wind. ' +
+  'In the afternoon clouds come in from the west. In the evening there may be rain, so take an umbrella. ' +
+  'Tomorrow will be cooler and windy all day.';
+
+describe.skipIf(skipReason !== undefined)('the full-duplex voice on a PulseAudio null sink', () => {
+  let server: PulseServer;
+  let restoreEnv: () => void;
+  let home: TempDir;
+  let llm: ScriptedLlmServer;
+  let daemon: Daemon | undefined;
+
+  beforeAll(() => {
+    if (!pulse.ok) throw new Error('unreachable');
+    server = pulse.server;
+    restoreEnv = server.useIn(process.env);
+  });
+  afterAll(async () => {
+    restoreEnv?.();
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await daemon?.close();
+    daemon = undefined;
+    await llm?.close();
+    await home?.remove();
+  });
+
+  async function start(): Promise<{ events: AssistantEvent[]; token: string }> {
+    home = await makeTempDir('da-live-duplex-');
+    llm = await startScriptedLlmServer({ split: { seed: 3, maxBytes: 23 } });
+    const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = what is the weather | stop talking;\n');
+    await home.write('config/config.toml', `mode = "full_duplex_agent"\nllm = "${llm.url}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n[duplex]\npartial_interval_ms = 0\n`);
+    daemon = await startDaemon({
+      configDir: join(home.path, 'config'),
+      env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') },
+      port: 0,
+      startVoice: async (host, conversation, confirmations) => {
+        const duplex = await startLiveDuplex({ config: host.config, bus: host.bus, conversation, confirmation: confirmations });
+        return { control: duplex.control, reportsActivity: true, close: duplex.close };
+      },
+    });
+    const events: AssistantEvent[] = [];
+    daemon.host.bus.subscribe((e) => events.push(e));
+    return { events, token: daemon.deps.token };
+  }
+
+  /** Says `text` into the sink, as the user would into the microphone. */
+  async function say(text: string): Promise<void> {
+    const raw = join(home.path, 'say22.wav');
+    const wav = join(home.path, 'say.wav');
+    await run('espeak-ng', ['-v', 'en-us', '-w', raw, text]);
+    await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', wav, 'pad', '0.2', '0.2']);
+    await run('paplay', [wav], { env: { ...process.env, ...server.env } });
+  }
+
+  const states = (events: AssistantEvent[]) => events.filter((e) => e.type === 'state.changed').map((e) => (e as { state: string }).state);
+
+  it('hears a question with no trigger, answers it aloud, and does not take its own voice for the user', async () => {
+    const { events, token } = await start();
+    llm.enqueue({ text: 'It is sunny and warm today. Enjoy the afternoon outside.' });
+    await say('what is the weather');
+    await waitFor(() => (events.some((e) => e.type === 'voice.playback' && e.phase === 'ended') ? true : undefined), 'the reply to be played', 30_000);
+    // The echo tail dies down before anything is judged.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(events.filter((e) => e.type === 'voice.transcript' && e.final).map((e) => e.type === 'voice.transcript' && e.text)).toEqual(['what is the weather']);
+    expect(states(events)).toEqual(['listening', 'thinking', 'speaking', 'idle']);
+    expect(events.some((e) => e.type === 'voice.interrupted')).toBe(false);
+    expect(daemon?.host && llm.requests).toHaveLength(1);
+    const state = await (await fetch(`${daemon?.url}/state`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(state).toMatchObject({ mode: 'full_duplex_agent', voice: { enabled: true, listening: true }, state: 'idle' });
+  }, 60_000);
+
+  it('stops talking when the user talks over it, and answers what was said', async () => {
+    const { events } = await start();
+    llm.enqueue({ text: LONG_REPLY }, { text: 'Okay.' });
+    await say('what is the weather');
+    await waitFor(() => (events.some((e) => e.type === 'voice.playback' && e.phase === 'started') ? true : undefined), 'the reply to start', 30_000);
+    // Into the second sentence: the first was heard whole.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await say('stop talking');
+    await waitFor(() => (events.some((e) => e.type === 'turn.ended' && e.reply === 'Okay.') ? true : undefined), 'the answer to the interruption', 30_000);
+    const interrupted = events.find((e) => e.type === 'voice.interrupted');
+    expect(interrupted).toBeDefined();
+    expect(states(events).slice(0, 5)).toEqual(['listening', 'thinking', 'speaking', 'interrupted', 'listening']);
+    expect(llm.requests[1]?.messages.at(-1)).toMatchObject({ role: 'user', content: 'stop talking' });
+    // Only what was played before the interruption went to history: not the whole reply.
+    const history = (llm.requests[1]?.messages ?? []).filter((m) => m.role === 'assistant').map((m) => String(m.content));
+    expect(history).toHaveLength(1);
+    expect(history[0]!.length).toBeLessThan(LONG_REPLY.length);
+    expect(LONG_REPLY.startsWith(history[0]!)).toBe(true);
+  }, 90_000);
+});
