@@ -128,7 +128,7 @@ async function withDetector<T>(setup: DetectorSetup, fn: (detector: BargeInDetec
   }
 }
 
-async function userClips(): Promise<Int16Array[]> {
+export async function userClips(): Promise<Int16Array[]> {
   const paths: string[] = [];
   for (const dir of [LIBRIVOX_DIR, CARDS_DIR]) {
     const names = (await readdir(dir)).filter((n) => n.endsWith('.wav')).sort();
@@ -138,7 +138,7 @@ async function userClips(): Promise<Int16Array[]> {
 }
 
 /** Numerical Recipes' LCG in [0, 1): the trial set is the same every run. */
-function lcg(seed: number): () => number {
+export function lcg(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;

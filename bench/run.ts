@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { messageOf } from '../src/errors/index.js';
 import type { Benchmark } from './benchmark.js';
 import { apm } from './apm.js';
+import { bargeIn } from './barge-in.js';
 import { browser } from './browser.js';
 import { echo } from './echo.js';
 import { memory } from './memory.js';
@@ -22,7 +23,7 @@ import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, vad, apm, echo, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, vad, apm, echo, bargeIn, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

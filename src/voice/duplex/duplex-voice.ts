@@ -217,6 +217,11 @@ export class DuplexVoice {
     return true;
   }
 
+  /** A question typed rather than spoken (a benchmark, a test): taken as a final transcript would be. */
+  ask(text: string): void {
+    this.dispatch({ type: 'transcript_final', text });
+  }
+
   /** An interruption from a key or the API: the reply stops at once, no false-interruption wait; false when no reply was under way. */
   interrupt(source: 'api' | 'key'): boolean {
     const replying = this.state.turn !== null;
