@@ -32,8 +32,13 @@ export function describe(event: AssistantEvent): string | undefined {
     case 'voice.speech':
       return event.phase === 'end' ? `[voice] speech ended (${event.durationMs ?? 0} ms of audio)` : undefined;
     case 'voice.transcript':
-      if (!event.final) return undefined;
+      // A partial: what is being heard, for the eye only (the LLM gets the final one).
+      if (!event.final) return `[hearing] ${event.text}`;
       return event.dropped ? `[heard] (nothing to answer: ${event.dropped})` : `[heard] ${event.text}${event.language ? ` (${event.language})` : ''}`;
+    case 'voice.interrupted':
+      return `[voice] interrupted: playback stopped ${Math.round(event.latencyMs)} ms after the speech began`;
+    case 'voice.resumed':
+      return `[voice] no words came: the reply goes on from sentence ${event.sentence + 1}`;
     case 'state.changed':
       return `[state] ${event.state}`;
     case 'server.state':

@@ -25,6 +25,20 @@ describe('the terminal reporter', () => {
     bus.emit({ type: 'error', stage: 'llm', code: 'AFTER', message: 'not shown', recoverable: true, atMs: 4 });
     expect(out.text()).toBe('[tool] weather {"place":"Rome"}\n[tool] weather: ok, 12 ms, 25 chars\n[error] LLM_UNREACHABLE: cannot reach\n');
   });
+
+  it('prints what full duplex hears and does: partials, interruptions, resumes, states', () => {
+    const bus = createAssistantBus();
+    const out = sink();
+    const stop = reportToTerminal(bus, out.stream);
+    bus.emit({ type: 'voice.transcript', stage: 'stt', text: 'stop tal', stable: 'stop', final: false, atMs: 0 });
+    bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: 'duplex-1', speechStartedAtMs: 10, latencyMs: 141.6, atMs: 1 });
+    bus.emit({ type: 'state.changed', stage: 'conversation', state: 'interrupted', previous: 'speaking', atMs: 2 });
+    bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: 'duplex-1', sentence: 1, atMs: 3 });
+    stop();
+    expect(out.text()).toBe(
+      '[hearing] stop tal\n[voice] interrupted: playback stopped 142 ms after the speech began\n[state] interrupted\n[voice] no words came: the reply goes on from sentence 2\n',
+    );
+  });
 });
 
 describe('the terminal confirmation', () => {
