@@ -162,7 +162,9 @@ const duplexSchema = z.strictObject({
   gain_control: z.boolean().default(false),
   /** Speaker audio kept as the echo canceller's reference; beyond it the oldest is dropped. */
   render_buffer_ms: z.int().min(100).max(10_000).default(2000),
-  /** Capture/playback clock drift beyond this (parts per million) makes barge-in stricter until realigned. */
+  /** Microphone audio held while processing falls behind; beyond it the oldest is dropped (audio.buffer_overrun). */
+  capture_buffer_ms: z.int().min(100).max(10_000).default(2000),
+  /** Capture/playback clock drift beyond this (parts per million) makes barge-in stricter until realigned; measured from device hand-offs, which wander by about 1000 ppm. */
   drift_tolerance_ppm: z.int().min(10).max(100_000).default(3000),
 });
 

@@ -98,6 +98,7 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
       endpointer: { minSpeechMs: config.vad.min_speech_ms, endSilenceMs: config.vad.silence_ms, prefixPaddingMs: config.vad.prefix_ms },
       partialIntervalMs: d.partial_interval_ms,
       renderBufferMs: d.render_buffer_ms,
+      captureBufferMs: d.capture_buffer_ms,
       driftTolerancePpm: d.drift_tolerance_ppm,
     });
     voice.start();

@@ -12,11 +12,12 @@ import type { AssistantBus, AssistantEvent } from '../../events/index.js';
 import type { Conversation } from '../../host/conversation/index.js';
 import type { ConfirmationChannel } from '../../host/router/index.js';
 import type { Apm } from '../apm/index.js';
-import { DriftTracker, RenderReference } from '../buffers/index.js';
+import { DriftTracker, RenderReference, type OverrunReport } from '../buffers/index.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
 import { FRAME_SAMPLES, SAMPLE_RATE, type AudioFrame, type AudioInput, type AudioOutput, type Stt, type Tts, type Vad } from '../types.js';
 import { Endpointer, type EndpointerConfig } from '../vad/index.js';
 import { BargeInDetector } from './barge-in-detector.js';
+import { CaptureQueue } from './capture-queue.js';
 import { resolveDuplexConfig, type DuplexConfig } from './config.js';
 import { ListeningPipeline } from './listening-pipeline.js';
 import { DuplexPlayer } from './player.js';
@@ -47,6 +48,8 @@ export interface DuplexVoiceOptions {
   /** Partial transcripts while the user speaks; 0 = none (default 1000). */
   partialIntervalMs?: number;
   renderBufferMs?: number;
+  /** Microphone audio held for a loop that falls behind (default 2000); beyond it the oldest is dropped with an overrun event. */
+  captureBufferMs?: number;
   /**
    * Shifts the render reference later by this many ms (default 0). The echo
    * canceller needs the reference before its echo, and finds the delay
@@ -96,6 +99,7 @@ export class DuplexVoice {
   private readonly eventClock: () => number;
   private readonly player: DuplexPlayer;
   private readonly render: RenderReference;
+  private readonly capture: CaptureQueue;
   private readonly drift: DriftTracker;
   private readonly pipeline: ListeningPipeline;
   private readonly timers = new Map<DuplexTimer, number>();
@@ -123,27 +127,29 @@ export class DuplexVoice {
     this.language = options.defaultLanguage;
     this.echoTailMs = options.echoTailMs ?? 300;
     const { bus } = options;
+    const overrun = (report: OverrunReport): void =>
+      bus.emit({
+        type: 'audio.buffer_overrun',
+        stage: 'audio',
+        buffer: report.buffer === 'capture' ? 'capture' : 'render',
+        dropped: report.dropped,
+        fromFrameId: report.fromId,
+        toFrameId: report.toId,
+        fromMs: report.fromMs,
+        toMs: report.toMs,
+        droppedMs: report.droppedMs,
+        totalDropped: report.totalDropped,
+        capacity: report.capacity,
+        atMs: this.eventClock(),
+      });
+    this.capture = new CaptureQueue(options.captureBufferMs ?? 2000, overrun);
     this.render = new RenderReference({
       capacityMs: options.renderBufferMs ?? 2000,
       delayMs: options.renderDelayMs ?? 0,
       clock,
       onOverrun: (report) => {
         // The reference is history read by time: dropping what capture has moved past is its normal course.
-        if (report.toMs <= this.heardUntilMs - this.render.delayMs) return;
-        bus.emit({
-          type: 'audio.buffer_overrun',
-          stage: 'audio',
-          buffer: 'render',
-          dropped: report.dropped,
-          fromFrameId: report.fromId,
-          toFrameId: report.toId,
-          fromMs: report.fromMs,
-          toMs: report.toMs,
-          droppedMs: report.toMs - report.fromMs,
-          totalDropped: report.totalDropped,
-          capacity: report.capacity,
-          atMs: this.eventClock(),
-        });
+        if (report.toMs > this.heardUntilMs - this.render.delayMs) overrun(report);
       },
     });
     this.drift = new DriftTracker({
@@ -252,8 +258,9 @@ export class DuplexVoice {
   }
 
   private async listen(): Promise<void> {
+    const filling = this.capture.fill(this.options.input, this.stopper.signal);
     try {
-      for await (const frame of this.options.input.frames({ signal: this.stopper.signal })) {
+      for await (const frame of this.capture.frames()) {
         this.fireTimers();
         if (this.muted || this.state.halted) continue;
         await this.hear(frame);
@@ -263,6 +270,8 @@ export class DuplexVoice {
       const code = isAppError(error) ? error.code : 'AUDIO_INPUT_FAILED';
       this.options.bus.emit({ type: 'error', stage: 'audio', code, message: messageOf(error), recoverable: false, atMs: this.eventClock() });
       this.dispatch({ type: 'error', code, recoverable: false });
+    } finally {
+      await filling;
     }
   }
 

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, validateConfig } from '../../src/config/index.js';
+import { createAssistantBus } from '../../src/events/index.js';
+import type { Conversation } from '../../src/host/conversation/index.js';
+import { noConfirmationChannel } from '../../src/host/router/index.js';
+import { NullInput, NullOutput } from '../../src/voice/audio/index.js';
+import { apmOptionsFromConfig, startLiveDuplex } from '../../src/voice/live-duplex.js';
+
+describe('starting the full-duplex voice', () => {
+  it('fails with a provider error naming the fix when the echo-cancellation addon is missing (no fake full duplex)', async () => {
+    const start = startLiveDuplex({
+      config: defaultConfig(),
+      bus: createAssistantBus(),
+      conversation: {} as Conversation,
+      confirmation: noConfirmationChannel('test'),
+      input: new NullInput(),
+      output: new NullOutput(),
+      apmAddonPath: '/nonexistent/webrtc_apm.node',
+    });
+    await expect(start).rejects.toMatchObject({ code: 'AUDIO_APM_UNAVAILABLE', message: expect.stringContaining('/nonexistent/webrtc_apm.node') });
+  });
+
+  it('takes the echo canceller settings from [duplex]', () => {
+    const result = validateConfig({ duplex: { echo_suppression: 'moderate', noise_suppression: 'very_high', gain_control: true } });
+    expect(result.ok && apmOptionsFromConfig(result.config)).toEqual({ echoSuppression: 'moderate', noiseSuppression: 'veryHigh', gainControl: {} });
+    expect(apmOptionsFromConfig(defaultConfig())).toEqual({ echoSuppression: 'high', noiseSuppression: 'moderate', gainControl: false });
+    const off = validateConfig({ duplex: { noise_suppression: 'off' } });
+    expect(off.ok && apmOptionsFromConfig(off.config).noiseSuppression).toBe(false);
+  });
+});
