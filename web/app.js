@@ -110,12 +110,15 @@ async function refresh() {
 // Counts state.changed events, so that a GET /state answer older than the
 // last of them does not put back a state that has already moved on.
 let stateChanges = 0;
+/** The voice runs in full duplex (from GET /state). */
+let duplex = false;
 
 async function refreshState() {
   const changesBefore = stateChanges;
   const state = await api.state();
   if (stateChanges === changesBefore) header.state(state.state);
   voiceEnabled = Boolean(state.voice?.enabled);
+  duplex = state.mode === 'full_duplex_agent';
   header.mode(state.mode, voiceEnabled);
   el.listen.hidden = !voiceEnabled;
   showListening(Boolean(state.voice?.listening));
@@ -174,7 +177,8 @@ function handle(event) {
   switch (event.type) {
     case 'state.changed':
       stateChanges += 1;
-      showListening(event.state === 'listening');
+      // Full duplex listens all the time: the button mutes, whatever the state.
+      if (!duplex) showListening(event.state === 'listening');
       return header.state(event.state);
     case 'voice.transcript':
       // Partials while the user speaks; the final one becomes the turn's message.
@@ -265,10 +269,15 @@ el.turnInput.addEventListener('keydown', (e) => {
   }
 });
 
-/** The Talk button starts a recording (the voice ends it at the end of speech); while one goes on, it stops it. */
+/**
+ * Turn-based, the Talk button starts a recording (the voice ends it at the
+ * end of speech) and, while one goes on, stops it. Full duplex always
+ * listens: the button mutes and unmutes the microphone.
+ */
 function showListening(listening) {
   el.listen.dataset.listening = String(listening);
-  el.listen.textContent = listening ? 'Done' : 'Talk';
+  if (duplex) el.listen.textContent = listening ? 'Mute' : 'Unmute';
+  else el.listen.textContent = listening ? 'Done' : 'Talk';
 }
 
 el.listen.addEventListener('click', async () => {

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemon, type Daemon } from '../../src/host/daemon.js';
+import { readToken, type VoiceControl } from '../../src/host/http/index.js';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
+import { launchChromium, type LaunchedBrowser } from '../helpers/browser.js';
+import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+
+// The page against a daemon whose voice says it is full duplex: a stand-in
+// for the voice's control (the page is under test here, not the audio),
+// the real daemon, HTTP API and event stream, in Debian's Chromium.
+let home: TempDir;
+let llm: ScriptedLlmServer;
+let daemon: Daemon;
+let browser: LaunchedBrowser;
+let page: Page;
+let muted = false;
+
+const control: VoiceControl = {
+  mode: 'full_duplex_agent',
+  get listening() {
+    return !muted;
+  },
+  startListening: () => (muted ? !(muted = false) : false),
+  stopListening: () => (muted ? false : (muted = true)),
+  interrupt: () => false,
+};
+
+beforeAll(async () => {
+  home = await makeTempDir('da-e2e-duplex-');
+  llm = await startScriptedLlmServer();
+  await home.write('config/config.toml', `llm = "${llm.url}"\n${ONLY_TOOL_FILES}`);
+  const env = { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), XDG_RUNTIME_DIR: join(home.path, 'run') };
+  daemon = await startDaemon({ configDir: join(home.path, 'config'), env, port: 0, startVoice: async () => ({ control, reportsActivity: true, close: async () => undefined }) });
+  browser = await launchChromium();
+  page = await browser.browser.newPage({ viewport: { width: 1280, height: 800 } });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await daemon?.close();
+  await llm?.close();
+  await home?.remove();
+});
+
+const byTestId = (id: string) => page.getByTestId(id);
+
+describe('the web page with the full-duplex voice', () => {
+  it('shows the mode, the states the voice reports, partial transcripts, and a mute button', async () => {
+    await page.goto(`${daemon.url}/`);
+    await expect.poll(() => byTestId('token-form').isVisible()).toBe(true);
+    await byTestId('token-input').fill(readToken(daemon.tokenFile)!);
+    await byTestId('token-submit').click();
+    await expect.poll(() => byTestId('connection').getAttribute('data-status')).toBe('live');
+    await expect.poll(() => byTestId('listen').textContent()).toBe('Mute');
+
+    const bus = daemon.host.bus;
+    bus.emit({ type: 'state.changed', stage: 'conversation', state: 'speaking', previous: 'thinking', atMs: Date.now() });
+    bus.emit({ type: 'state.changed', stage: 'conversation', state: 'interrupted', previous: 'speaking', atMs: Date.now() });
+    await expect.poll(() => byTestId('state').getAttribute('data-state')).toBe('interrupted');
+    bus.emit({ type: 'voice.transcript', stage: 'stt', text: 'stop talking', stable: 'stop', final: false, atMs: Date.now() });
+    await expect.poll(() => page.getByText('stop talking').count()).toBeGreaterThan(0);
+    // A state change does not turn the mute button into Talk/Done.
+    bus.emit({ type: 'state.changed', stage: 'conversation', state: 'listening', previous: 'interrupted', atMs: Date.now() });
+    await expect.poll(() => byTestId('state').getAttribute('data-state')).toBe('listening');
+    expect(await byTestId('listen').textContent()).toBe('Mute');
+
+    await byTestId('listen').click();
+    await expect.poll(() => byTestId('listen').textContent()).toBe('Unmute');
+    expect(muted).toBe(true);
+    await byTestId('listen').click();
+    await expect.poll(() => byTestId('listen').textContent()).toBe('Mute');
+    expect(muted).toBe(false);
+    const state = await (await fetch(`${daemon.url}/state`, { headers: { authorization: `Bearer ${readToken(daemon.tokenFile)}` } })).json();
+    expect(state).toMatchObject({ mode: 'full_duplex_agent', state: 'listening', voice: { enabled: true, listening: true } });
+  });
+});
