@@ -9,29 +9,16 @@ import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { messageOf } from '../../src/errors/index.js';
-import { loadPortAudio } from '../../src/voice/devices/index.js';
 import { startScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
 import { CLI } from '../helpers/paths.js';
-import { startPulse } from '../helpers/pulse.js';
+import { startPulseForTests } from '../helpers/pulse.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const run = promisify(execFile);
 
-function portAudioMissing(): string | undefined {
-  try {
-    loadPortAudio();
-    return undefined;
-  } catch (error) {
-    return messageOf(error);
-  }
-}
-const missing = portAudioMissing();
-const pulse = missing === undefined ? await startPulse() : ({ ok: false, reason: missing } as const);
-const skipReason = pulse.ok ? undefined : pulse.reason;
-if (skipReason) console.warn(`chat --voice test skipped: ${skipReason}`);
+const { pulse, skipReason } = await startPulseForTests('chat --voice test');
 
 afterAll(async () => {
   if (pulse.ok) await pulse.server.stop();

@@ -1,2 +1,41 @@
-/** The private PulseAudio server lives with the benchmarks, which use it too. */
+/** The private PulseAudio server lives with the benchmarks, which use it too; this adds what test files share. */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { messageOf } from '../../src/errors/index.js';
+import { loadPortAudio } from '../../src/voice/devices/index.js';
+import { startPulse, type PulseServer, type PulseStart } from '../../bench/pulse-server.js';
+
 export * from '../../bench/pulse-server.js';
+
+const run = promisify(execFile);
+
+/**
+ * For a test file that runs PortAudio on the private PulseAudio: starts it
+ * (once, at import), or gives the reason it cannot run here (no naudiodon,
+ * no PulseAudio), which the file's suite skips with and prints.
+ */
+export async function startPulseForTests(what: string): Promise<{ pulse: PulseStart; skipReason: string | undefined }> {
+  let pulse: PulseStart;
+  try {
+    loadPortAudio();
+    pulse = await startPulse();
+  } catch (error) {
+    pulse = { ok: false, reason: messageOf(error) };
+  }
+  const skipReason = pulse.ok ? undefined : pulse.reason;
+  if (skipReason) console.warn(`${what} skipped: ${skipReason}`);
+  return { pulse, skipReason };
+}
+
+/**
+ * Says `text` into the sink, as a user would into the microphone: espeak-ng
+ * (US English unless `voice`), 16 kHz, padded with silence, played by paplay.
+ */
+export async function sayIntoSink(server: PulseServer, dir: string, text: string, options: { voice?: string; padBefore: number; padAfter: number }): Promise<void> {
+  const raw = join(dir, 'say22.wav');
+  const wav = join(dir, 'say.wav');
+  await run('espeak-ng', [...(options.voice ? ['-v', options.voice] : []), '-w', raw, text]);
+  await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', wav, 'pad', String(options.padBefore), String(options.padAfter)]);
+  await run('paplay', [wav], { env: { ...process.env, ...server.env } });
+}

@@ -6,35 +6,19 @@
  * espeak-ng into the sink. Skipped, with the reason, where PulseAudio or
  * naudiodon cannot run.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { messageOf } from '../../src/errors/index.js';
 import type { AssistantEvent } from '../../src/events/index.js';
 import { startDaemon, type Daemon } from '../../src/host/daemon.js';
-import { loadPortAudio } from '../../src/voice/devices/index.js';
 import { startLiveVoice } from '../../src/voice/live-voice.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { startPulse, type PulseServer } from '../helpers/pulse.js';
+import { sayIntoSink, startPulseForTests, type PulseServer } from '../helpers/pulse.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-const run = promisify(execFile);
 
-async function whyNot(): Promise<string | undefined> {
-  try {
-    loadPortAudio();
-    return undefined;
-  } catch (error) {
-    return messageOf(error);
-  }
-}
-const missing = await whyNot();
-const pulse = missing === undefined ? await startPulse() : ({ ok: false, reason: missing } as const);
-const skipReason = pulse.ok ? undefined : pulse.reason;
-if (skipReason) console.warn(`live voice test skipped: ${skipReason}`);
+const { pulse, skipReason } = await startPulseForTests('live voice test');
 
 describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio null sink', () => {
   let server: PulseServer;
@@ -79,14 +63,7 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
     return { events, token: daemon.deps.token };
   }
 
-  /** Says `text` into the sink, as the user would into the microphone. */
-  async function say(text: string): Promise<void> {
-    const raw = join(home.path, 'say22.wav');
-    const wav = join(home.path, 'say.wav');
-    await run('espeak-ng', ['-w', raw, text]);
-    await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', wav, 'pad', '0.3', '1.2']);
-    await run('paplay', [wav], { env: { ...process.env, ...server.env } });
-  }
+  const say = (text: string) => sayIntoSink(server, home.path, text, { padBefore: 0.3, padAfter: 1.2 });
 
   async function listen(token: string): Promise<void> {
     const started = await fetch(`${daemon?.url}/listen/start`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
