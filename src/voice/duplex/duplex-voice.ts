@@ -7,21 +7,23 @@
  * cancellable tools), playback stopped at a chunk boundary, only what was
  * played committed to the conversation's history.
  */
-import { AppError, isAppError, messageOf } from '../../errors/index.js';
+import { isAppError, messageOf } from '../../errors/index.js';
 import type { AssistantBus, AssistantEvent } from '../../events/index.js';
 import type { Conversation } from '../../host/conversation/index.js';
 import type { ConfirmationChannel } from '../../host/router/index.js';
 import type { Apm } from '../apm/index.js';
-import { DriftTracker, RenderReference, type OverrunReport } from '../buffers/index.js';
+import { overrunEvent, type OverrunReport } from '../buffers/index.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
-import { FRAME_SAMPLES, SAMPLE_RATE, type AudioFrame, type AudioInput, type AudioOutput, type Stt, type Tts, type Vad } from '../types.js';
+import { FRAME_SAMPLES, type AudioFrame, type AudioInput, type AudioOutput, type Stt, type Tts, type Vad } from '../types.js';
 import { Endpointer, type EndpointerConfig } from '../vad/index.js';
 import { BargeInDetector } from './barge-in-detector.js';
 import { CaptureQueue } from './capture-queue.js';
+import { EchoReference } from './echo-reference.js';
 import { resolveDuplexConfig, type DuplexConfig } from './config.js';
 import { ListeningPipeline } from './listening-pipeline.js';
 import { DuplexPlayer } from './player.js';
 import { reduce } from './reducer.js';
+import { ReplyTurns } from './reply-turns.js';
 import { ScoreReplayVad } from './score-replay-vad.js';
 import { initialDuplexState, type ActivityState, type DuplexEffect, type DuplexInput, type DuplexState, type DuplexTimer } from './states.js';
 
@@ -73,22 +75,6 @@ export interface DuplexVoiceOptions {
   eventClock?: () => number;
 }
 
-interface SpokenItem {
-  text: string;
-  kind: 'reply' | 'announcement';
-}
-
-interface ActiveTurn {
-  id: string;
-  question: string;
-  controller: AbortController;
-  items: SpokenItem[];
-  committed: boolean;
-  playbackStarted: boolean;
-  /** The conversation's turn has returned (or failed). */
-  settled: Promise<void>;
-}
-
 /** While capture and playback clocks drift apart, a barge-in must be this much surer. */
 const DRIFT_CONFIDENCE_SCALE = 0.9;
 
@@ -98,22 +84,17 @@ export class DuplexVoice {
   private readonly clock: () => number;
   private readonly eventClock: () => number;
   private readonly player: DuplexPlayer;
-  private readonly render: RenderReference;
+  private readonly echo: EchoReference;
   private readonly capture: CaptureQueue;
-  private readonly drift: DriftTracker;
   private readonly pipeline: ListeningPipeline;
+  private readonly turns: ReplyTurns;
   private readonly timers = new Map<DuplexTimer, number>();
-  private readonly turns = new Map<string, ActiveTurn>();
   private readonly stopper = new AbortController();
   private readonly unsubscribe: () => void;
-  private readonly echoTailMs: number;
   private queue: DuplexInput[] = [];
   private dispatching = false;
-  private renderUntilMs = Number.NEGATIVE_INFINITY;
-  /** Render audio written since the start, ms. */
-  private renderedMs = 0;
-  /** The end of the last capture frame heard. */
-  private heardUntilMs = Number.NEGATIVE_INFINITY;
+  /** The speech start of the interruption whose playback stop comes next (for its latency). */
+  private interruptedSpeechAtMs: number | undefined;
   private muted = false;
   private audioFailed = false;
   private language: string;
@@ -123,50 +104,30 @@ export class DuplexVoice {
     this.config = resolveDuplexConfig(options.config);
     this.clock = options.clock ?? (() => performance.now());
     this.eventClock = options.eventClock ?? Date.now;
-    const clock = { now: this.clock };
     this.language = options.defaultLanguage;
-    this.echoTailMs = options.echoTailMs ?? 300;
     const { bus } = options;
-    const overrun = (report: OverrunReport): void =>
-      bus.emit({
-        type: 'audio.buffer_overrun',
-        stage: 'audio',
-        buffer: report.buffer === 'capture' ? 'capture' : 'render',
-        dropped: report.dropped,
-        fromFrameId: report.fromId,
-        toFrameId: report.toId,
-        fromMs: report.fromMs,
-        toMs: report.toMs,
-        droppedMs: report.droppedMs,
-        totalDropped: report.totalDropped,
-        capacity: report.capacity,
-        atMs: this.eventClock(),
-      });
+    const overrun = (report: OverrunReport): void => bus.emit(overrunEvent(report, this.eventClock()));
     this.capture = new CaptureQueue(options.captureBufferMs ?? 2000, overrun);
-    this.render = new RenderReference({
+    this.echo = new EchoReference({
+      bus,
+      clock: this.clock,
+      eventClock: this.eventClock,
       capacityMs: options.renderBufferMs ?? 2000,
       delayMs: options.renderDelayMs ?? 0,
-      clock,
-      onOverrun: (report) => {
-        // The reference is history read by time: dropping what capture has moved past is its normal course.
-        if (report.toMs > this.heardUntilMs - this.render.delayMs) overrun(report);
-      },
-    });
-    this.drift = new DriftTracker({
-      tolerancePpm: options.driftTolerancePpm ?? 3000,
-      clock,
-      onDrift: (report) => bus.emit({ type: 'audio.reference_drift', stage: 'audio', ...report, atMs: this.eventClock() }),
+      driftTolerancePpm: options.driftTolerancePpm ?? 3000,
+      echoTailMs: options.echoTailMs ?? 300,
+      onOverrun: overrun,
     });
     this.player = new DuplexPlayer({
       output: options.output,
       tts: options.tts,
       sanitize: options.sanitize,
-      onRendered: (chunk) => this.rendered(chunk),
-      onHandedOff: (samples) => this.drift.render(samples),
+      onRendered: (chunk) => this.echo.written(chunk),
+      onHandedOff: (samples) => this.echo.handedOff(samples),
       listener: {
         sentenceStarted: (turnId, sentence) => {
           this.dispatch({ type: 'sentence_started', turnId, sentence });
-          this.playbackStarted(turnId);
+          this.turns.playbackStarted(turnId);
         },
         sentencePlayed: (turnId, sentence) => this.dispatch({ type: 'sentence_played', turnId, sentence }),
         failed: (turnId, error) => {
@@ -193,6 +154,15 @@ export class DuplexVoice {
         this.language = language && options.languages.includes(language) ? language : options.defaultLanguage;
       },
       signal: this.stopper.signal,
+    });
+    this.turns = new ReplyTurns({
+      conversation: options.conversation,
+      confirmation: options.confirmation,
+      sentenceLanguage: options.sentenceLanguage,
+      player: this.player,
+      bus,
+      eventClock: this.eventClock,
+      dispatch: (input) => this.dispatch(input),
     });
     this.unsubscribe = bus.subscribe((event) => this.followTools(event));
   }
@@ -243,18 +213,18 @@ export class DuplexVoice {
   /** Waits for pending final transcripts and the reply being played; for tests and file runs. */
   async settled(): Promise<void> {
     await this.pipeline.settled();
-    await Promise.all([...this.turns.values()].map((t) => t.settled));
+    await this.turns.settled();
     await this.player.finished();
   }
 
   async close(): Promise<void> {
     this.stopper.abort();
     this.unsubscribe();
-    for (const turn of this.turns.values()) turn.controller.abort();
+    this.turns.abortAll();
     this.player.abort();
     this.pipeline.close();
     await this.loop;
-    await Promise.allSettled([...this.turns.values()].map((t) => t.settled));
+    await this.turns.settled();
   }
 
   private async listen(): Promise<void> {
@@ -276,11 +246,8 @@ export class DuplexVoice {
   }
 
   private async hear(frame: AudioFrame): Promise<void> {
-    this.drift.capture(frame.samples.length, frame.atMs);
-    this.heardUntilMs = frame.atMs + (frame.samples.length * 1000) / SAMPLE_RATE;
+    const render = this.echo.forCapture(frame);
     const samples = frame.samples.length === FRAME_SAMPLES ? frame.samples : padded(frame.samples);
-    const echoing = frame.atMs < this.renderUntilMs + this.render.delayMs + this.echoTailMs;
-    const render = echoing ? this.render.reference(frame.atMs, FRAME_SAMPLES) : null;
     try {
       await this.pipeline.frame({ ...frame, samples }, render);
     } catch (error) {
@@ -302,15 +269,8 @@ export class DuplexVoice {
   /** How much a barge-in's confidence counts: nothing while the echo canceller warms up, less while the clocks drift. */
   private confidenceScale(duringPlayback: boolean): number {
     if (!duringPlayback) return 1;
-    if (this.renderedMs < (this.options.echoWarmupMs ?? 1500)) return 0;
-    return this.drift.lowerInterruptionConfidence ? DRIFT_CONFIDENCE_SCALE : 1;
-  }
-
-  private rendered(chunk: Int16Array): void {
-    const stored = this.render.write(chunk);
-    this.renderedMs += (chunk.length * 1000) / SAMPLE_RATE;
-    const last = stored[stored.length - 1];
-    if (last) this.renderUntilMs = last.atMs + (last.samples.length * 1000) / SAMPLE_RATE;
+    if (this.echo.heardRenderMs < (this.options.echoWarmupMs ?? 1500)) return 0;
+    return this.echo.drifting ? DRIFT_CONFIDENCE_SCALE : 1;
   }
 
   /** Feeds the state machine; inputs that arrive while effects run wait their turn. */
@@ -336,14 +296,13 @@ export class DuplexVoice {
         // The machine runs on the audio clock; the bus on the wall clock, like every other stage.
         return bus.emit({ ...effect.event, atMs: this.eventClock() });
       case 'start_turn':
-        return this.startTurn(effect.turnId, effect.text);
+        return this.turns.start(effect.turnId, effect.text, this.language);
       case 'interrupt_detected':
         this.interruptedSpeechAtMs = effect.speechStartedAtMs;
         return;
       case 'stop_playback': {
         this.player.stop(effect.turnId);
-        this.render.clearQueued(this.clock());
-        this.renderUntilMs = Math.min(this.renderUntilMs, this.clock());
+        this.echo.stopped();
         const speechAt = this.interruptedSpeechAtMs;
         this.interruptedSpeechAtMs = undefined;
         if (speechAt !== undefined) {
@@ -356,9 +315,9 @@ export class DuplexVoice {
         this.player.resumeFrom(effect.turnId, effect.sentence);
         return bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: effect.turnId, sentence: effect.sentence, atMs: this.eventClock() });
       case 'abort_turn':
-        return this.abortTurn(effect.turnId, effect.reason);
+        return this.turns.abort(effect.turnId, effect.reason);
       case 'commit_played':
-        return this.commit(effect.turnId, effect.sentences, effect.complete);
+        return this.turns.commit(effect.turnId, effect.sentences, effect.complete);
       case 'discard_tool_result':
         // The aborted turn's conversation drops a tool result that comes after its abort; nothing is spoken.
         return;
@@ -370,66 +329,6 @@ export class DuplexVoice {
         this.stopper.abort();
         return;
     }
-  }
-
-  private interruptedSpeechAtMs: number | undefined;
-
-  private startTurn(turnId: string, question: string): void {
-    const { conversation, confirmation, sentenceLanguage } = this.options;
-    const controller = new AbortController();
-    const language = this.language;
-    const turn: ActiveTurn = { id: turnId, question, controller, items: [], committed: false, playbackStarted: false, settled: Promise.resolve() };
-    this.turns.set(turnId, turn);
-    this.player.begin(turnId, controller.signal);
-    const speak = (kind: SpokenItem['kind']) => (text: string) => {
-      if (controller.signal.aborted) return;
-      turn.items.push({ text, kind });
-      this.player.add(turnId, text, sentenceLanguage(text, language));
-    };
-    turn.settled = conversation
-      .turn(question, { entry: 'voice', turnId, language, confirmation, signal: controller.signal, commit: 'by_caller', onSentence: speak('reply'), onAnnouncement: speak('announcement') })
-      .then(
-        (outcome) => {
-          if (controller.signal.aborted) return;
-          if (outcome.status !== 'ok') return this.dispatch({ type: 'error', code: outcome.error?.code ?? 'TURN_FAILED', recoverable: true, turnId });
-          this.player.end(turnId);
-          this.dispatch({ type: 'llm_finished', turnId, sentences: turn.items.length });
-        },
-        (error: unknown) => {
-          if (!controller.signal.aborted) this.dispatch({ type: 'error', code: isAppError(error) ? error.code : 'TURN_FAILED', recoverable: true, turnId });
-        },
-      );
-  }
-
-  /** Cancels the turn once (a second abort is a no-op); after an error, recovery ends once its work has settled. */
-  private abortTurn(turnId: string, reason: 'interrupted' | 'error' | 'fatal'): void {
-    const turn = this.turns.get(turnId);
-    if (!turn) return;
-    turn.controller.abort(new AppError('TURN_INTERRUPTED', `the turn was ${reason === 'interrupted' ? 'interrupted' : 'stopped by an error'}`));
-    this.player.abort(turnId);
-    const settled = Promise.all([turn.settled, this.player.finished()]);
-    void settled.then(() => {
-      this.turns.delete(turnId);
-      if (reason === 'error') this.dispatch({ type: 'recovery_done' });
-    });
-  }
-
-  /** Only what the user heard goes to history: the first `sentences` of what was spoken, announcements left out. */
-  private commit(turnId: string, sentences: number, complete: boolean): void {
-    const turn = this.turns.get(turnId);
-    if (!turn || turn.committed) return;
-    turn.committed = true;
-    const heard = turn.items.slice(0, sentences).filter((item) => item.kind === 'reply');
-    this.options.conversation.commit(turn.question, heard.map((item) => item.text));
-    if (turn.playbackStarted) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', turnId, atMs: this.eventClock() });
-    if (complete) void turn.settled.then(() => this.turns.delete(turnId));
-  }
-
-  private playbackStarted(turnId: string): void {
-    const turn = this.turns.get(turnId);
-    if (!turn || turn.playbackStarted) return;
-    turn.playbackStarted = true;
-    this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'started', turnId, atMs: this.eventClock() });
   }
 
   private followTools(event: AssistantEvent): void {
