@@ -43,6 +43,7 @@ const RATE = 16_000;
 /** A user clip is cut to this: long LibriVox readings would only lengthen the run. */
 const CLIP_MAX_MS = 4000;
 const REPLY = ASSISTANT_SENTENCES.slice(0, 3).join(' ');
+const CLIP_NOT_FOUND = 'the clip was not found in the captured audio';
 
 export const bargeIn: Benchmark = {
   name: 'barge-in',
@@ -92,6 +93,8 @@ async function runBargeIn(options: BenchmarkRunOptions = {}): Promise<Figures> {
     const latencies: number[] = [];
     const vadLatencies: number[] = [];
     let detected = 0;
+    let spoiled = 0;
+    let notFound = 0;
     for (let i = 0; i < SPEECH_TRIALS; i++) {
       const clip = clips[i % clips.length]!;
       const gain = 0.5 + next();
@@ -99,6 +102,8 @@ async function runBargeIn(options: BenchmarkRunOptions = {}): Promise<Figures> {
       const wav = join(root, `clip-${i}.wav`);
       await writeWav(wav, { samples: scaled(clip, gain), sampleRate: RATE, channels: 1 });
       const result = await trial.talkOver(wav, clip, gain, afterMs, mic, pulse.server.env);
+      if (result.falseBefore) spoiled++;
+      if (result.why === CLIP_NOT_FOUND) notFound++;
       if (result.latencyMs !== undefined) {
         detected++;
         latencies.push(result.latencyMs);
@@ -112,8 +117,10 @@ async function runBargeIn(options: BenchmarkRunOptions = {}): Promise<Figures> {
       false_transcripts: falseTranscripts,
       echo_trials_with_false: echoTrialsWithFalse,
       speech_trials: SPEECH_TRIALS,
+      speech_trials_spoiled_by_false_interruption: spoiled,
+      speech_trials_clip_onset_not_found: notFound,
       detections: detected,
-      detection_rate: round(detected / SPEECH_TRIALS, 3),
+      detection_rate: round(detected / (SPEECH_TRIALS - spoiled - notFound), 3),
       ...distribution('latency', latencies),
       latency_max_ms: latencies.length > 0 ? round(Math.max(...latencies)) : Number.NaN,
       ...distribution('vad_start_to_stop', vadLatencies),
@@ -132,6 +139,8 @@ interface TalkOverResult {
   latencyMs?: number;
   vadLatencyMs?: number;
   why?: string;
+  /** The reply was interrupted by its own echo before the clip played. */
+  falseBefore?: boolean;
 }
 
 class TrialRunner {
@@ -160,14 +169,19 @@ class TrialRunner {
     this.voice.ask('tell me the weather');
     await this.until(() => this.since(from).some((e) => e.type === 'voice.playback' && e.phase === 'started'), 30_000);
     await sleep(afterMs);
+    // An interruption before the user spoke is a false one, and leaves nothing to measure.
+    const early = this.since(from).some((e) => e.type === 'voice.interrupted');
     const playedAt = performance.now();
     const playing = run('paplay', [wav], { env: { ...process.env, ...pulseEnv } });
     const clipMs = (clip.length / RATE) * 1000;
+    const fromClip = this.events.length;
     let interrupted: Extract<AssistantEvent, { type: 'voice.interrupted' }> | undefined;
-    await this.until(() => {
-      interrupted = this.since(from).find((e): e is Extract<AssistantEvent, { type: 'voice.interrupted' }> => e.type === 'voice.interrupted');
-      return interrupted !== undefined;
-    }, clipMs + 1500).catch(() => undefined);
+    if (!early) {
+      await this.until(() => {
+        interrupted = this.since(fromClip).find((e): e is Extract<AssistantEvent, { type: 'voice.interrupted' }> => e.type === 'voice.interrupted');
+        return interrupted !== undefined;
+      }, clipMs + 1500).catch(() => undefined);
+    }
     await playing;
     const onsetAtMs = findClipOnset(mic, clip, gain, playedAt);
     // The clip's words start a new reply: stop it, and wait for quiet.
@@ -175,8 +189,9 @@ class TrialRunner {
     this.voice.interrupt('api');
     await this.until(() => this.voice.activity === 'idle', 30_000);
     await sleep(500);
+    if (early) return { why: 'a false interruption before the user spoke', falseBefore: true };
     if (!interrupted) return { why: 'no interruption' };
-    if (onsetAtMs === undefined) return { why: 'clip not found in the captured audio' };
+    if (onsetAtMs === undefined) return { why: CLIP_NOT_FOUND };
     const stoppedAtMs = interrupted.speechStartedAtMs + interrupted.latencyMs;
     return { latencyMs: stoppedAtMs - onsetAtMs, vadLatencyMs: interrupted.latencyMs };
   }
@@ -197,33 +212,35 @@ class TrialRunner {
 
 /**
  * Where the clip's first voiced audio reached the microphone, on the capture
- * clock: the 300 ms of clip from its voiced onset, cross-correlated (by
- * normalized correlation) with the captured audio from when paplay started.
+ * clock: 0.8 s of clip from its voiced onset, slid over the 2 s of captured
+ * audio from when paplay started, by normalized correlation (the echo of the
+ * assistant is in the same signal, at full level: the loopback is exact).
  */
 function findClipOnset(mic: RecordingInput, clip: Int16Array, gain: number, fromMs: number): number | undefined {
   const onset = voicedOnset(clip);
-  const template = scaled(clip.subarray(onset, onset + 0.3 * RATE), gain);
+  const template = scaled(clip.subarray(onset, onset + 0.8 * RATE), gain);
   const { samples, startMs } = mic.since(fromMs);
-  let best = -1;
-  let bestAt = -1;
+  const lags = Math.min(samples.length - template.length, 2 * RATE);
   let templateEnergy = 0;
   for (const t of template) templateEnergy += t * t;
-  for (let lag = 0; lag + template.length <= samples.length; lag += 1) {
+  let best = -1;
+  let bestAt = -1;
+  for (let lag = 0; lag <= lags; lag++) {
     let dot = 0;
     let energy = 0;
-    for (let i = 0; i < template.length; i += 2) {
+    for (let i = 0; i < template.length; i++) {
       const m = samples[lag + i]!;
       dot += m * template[i]!;
       energy += m * m;
     }
-    const score = dot / Math.sqrt(energy * (templateEnergy / 2) + 1);
+    const score = dot / Math.sqrt(energy * templateEnergy + 1);
     if (score > best) {
       best = score;
       bestAt = lag;
     }
   }
-  // Below this the clip is not in the signal (the echo dominates, or it never played).
-  if (best < 0.5) return undefined;
+  // The clip is in the microphone signal with the echo over it; below this the match is not to be trusted.
+  if (best < 0.3) return undefined;
   return startMs + (bestAt / RATE) * 1000;
 }
 

@@ -19,6 +19,7 @@ import { Endpointer, type EndpointerConfig } from '../vad/index.js';
 import { BargeInDetector } from './barge-in-detector.js';
 import { CaptureQueue } from './capture-queue.js';
 import { EchoReference } from './echo-reference.js';
+import { FrameTimers } from './frame-timers.js';
 import { resolveDuplexConfig, type DuplexConfig } from './config.js';
 import { ListeningPipeline } from './listening-pipeline.js';
 import { DuplexPlayer } from './player.js';
@@ -89,6 +90,7 @@ export class DuplexVoice {
   private readonly pipeline: ListeningPipeline;
   private readonly turns: ReplyTurns;
   private readonly timers = new Map<DuplexTimer, number>();
+  private readonly frameTimers: FrameTimers;
   private readonly stopper = new AbortController();
   private readonly unsubscribe: () => void;
   private queue: DuplexInput[] = [];
@@ -105,6 +107,7 @@ export class DuplexVoice {
     this.clock = options.clock ?? (() => performance.now());
     this.eventClock = options.eventClock ?? Date.now;
     this.language = options.defaultLanguage;
+    this.frameTimers = new FrameTimers(this.clock);
     const { bus } = options;
     const overrun = (report: OverrunReport): void => bus.emit(overrunEvent(report, this.eventClock()));
     this.capture = new CaptureQueue(options.captureBufferMs ?? 2000, overrun);
@@ -145,6 +148,8 @@ export class DuplexVoice {
       stt: options.stt,
       checkTranscript: options.checkTranscript,
       partialIntervalMs: options.partialIntervalMs ?? 1000,
+      setTimer: (fire, ms) => this.frameTimers.set(fire, ms),
+      clearTimer: (handle) => this.frameTimers.clear(handle),
       bus,
       clock: this.clock,
       eventClock: this.eventClock,
@@ -232,6 +237,7 @@ export class DuplexVoice {
     try {
       for await (const frame of this.capture.frames()) {
         this.fireTimers();
+        this.frameTimers.tick();
         if (this.muted || this.state.halted) continue;
         await this.hear(frame);
       }

@@ -28,6 +28,9 @@ export interface ListeningPipelineOptions {
   checkTranscript: TranscriptCheck;
   /** 0: no partial transcripts. */
   partialIntervalMs: number;
+  /** The partial decodes' timers (the voice's, on the audio clock). */
+  setTimer: (fire: () => void, ms: number) => unknown;
+  clearTimer: (handle: unknown) => void;
   bus: AssistantBus;
   /** The clock of the frames' `atMs`. */
   clock: () => number;
@@ -136,9 +139,9 @@ export class ListeningPipeline {
   }
 
   private startPartials(): void {
-    const { partialIntervalMs, stt, signal, bus, eventClock: clock, dispatch } = this.options;
+    const { partialIntervalMs, stt, signal, bus, eventClock: clock, dispatch, setTimer, clearTimer } = this.options;
     if (partialIntervalMs <= 0) return;
-    const transcriber = new RedecodingTranscriber(stt, { intervalMs: partialIntervalMs }, signal);
+    const transcriber = new RedecodingTranscriber(stt, { intervalMs: partialIntervalMs, setTimer, clearTimer }, signal);
     transcriber.push(concatSamples(this.recent));
     transcriber.onPartial((partial) => {
       if (this.transcriber !== transcriber || partial.text.trim() === '') return;

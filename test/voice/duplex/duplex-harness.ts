@@ -92,6 +92,8 @@ export function toneTts(): Tts & { spoken: string[] } {
 
 export interface DuplexHarnessOptions {
   config?: Partial<DuplexConfig>;
+  /** Partial transcripts every so many ms of audio (default none). */
+  partialIntervalMs?: number;
   failApmAtFrame?: number;
 }
 
@@ -116,7 +118,7 @@ export async function duplexHarness(replies: ScriptedReply[], options: DuplexHar
     sentenceLanguage: (_sentence, fallback) => fallback,
     languages: ['en', 'it'],
     defaultLanguage: 'en',
-    partialIntervalMs: 0,
+    partialIntervalMs: options.partialIntervalMs ?? 0,
     echoWarmupMs: 0,
     clock: () => room.now(),
     ...(options.config ? { config: options.config } : {}),

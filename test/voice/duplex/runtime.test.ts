@@ -60,6 +60,21 @@ describe('full duplex, fakes in virtual time', () => {
     expect(second).toEqual(['You are a test.', 'what is the weather', 'First sentence here.', 'stop talking please']);
   });
 
+  it('streams partial transcripts while the user speaks, and sends only the final one to the LLM', async () => {
+    h = await duplexHarness([{ text: 'Sunny.' }], { partialIntervalMs: 200 });
+    h.room.say(tone(LEVEL.weather, 1200), 200);
+    await h.runUntil(() => h.conversation.messages.length === 2 && h.voice.activity === 'idle');
+    const transcripts = h.events.filter((e) => e.type === 'voice.transcript');
+    const partials = transcripts.filter((e) => e.type === 'voice.transcript' && !e.final);
+    expect(partials.length).toBeGreaterThanOrEqual(2);
+    // Two decodes agreed: the stable prefix is the whole text.
+    expect(partials.at(-1)).toMatchObject({ text: 'what is the weather', stable: 'what is the weather' });
+    const firstFinal = transcripts.findIndex((e) => e.type === 'voice.transcript' && e.final);
+    expect(transcripts.indexOf(partials[0]!)).toBeLessThan(firstFinal);
+    expect(h.llmServer.requests).toHaveLength(1);
+    expect(h.llmServer.requests[0]!.messages.filter((m) => m.role === 'user')).toEqual([{ role: 'user', content: 'what is the weather' }]);
+  });
+
   it('never takes its own echo for the user: no interruption, no transcript', async () => {
     h = await duplexHarness([{ text: 'One. Two. Three. Four. Five. Six.' }]);
     h.room.say(tone(LEVEL.weather, 600), 200);
