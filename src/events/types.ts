@@ -39,7 +39,8 @@ export type AssistantEvent =
   | (Base & { type: 'server.state'; stage: 'hub'; server: string; state: 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped'; detail?: string })
   | (Base & { type: 'tools.changed'; stage: 'hub'; count: number })
   | (Base & { type: 'voice.listening'; stage: 'voice'; trigger: VoiceTrigger })
-  | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number })
+  /** `rule` (full duplex): what confirmed the speech, Silero on the echo-cancelled audio or the double-talk check. */
+  | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number; rule?: 'cleaned' | 'double_talk' })
   /** `final: false` is a partial (never sent to the LLM); `stable` its leading words two decodes agreed on. */
   | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; stable?: string; language?: string; dropped?: string; durationMs?: number })
   | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'started' | 'ended' })

@@ -39,8 +39,16 @@ export interface BargeInDetectorOptions {
 /** The onset, shaped as the duplex reducer's `speech_started` input plus the audio time of the decision. */
 export interface BargeInSpeechStarted {
   type: 'speech_started';
-  /** The probability of the window that confirmed the speech. */
+  /**
+   * On the state machine's scale: during playback at or above
+   * `bargeInThreshold` once a rule confirmed the speech (the cleaned path's
+   * own probability; the double-talk path's rescaled from
+   * [doubleTalkThreshold, 1] onto [bargeInThreshold, 1]), outside playback
+   * the window's probability.
+   */
   confidence: number;
+  /** Which rule confirmed it: Silero on the cleaned audio, or the double-talk path. */
+  rule: 'cleaned' | 'double_talk';
   /** Audio time of the first window of the qualifying run, ms. */
   startedAtMs: number;
   /** Audio time at which the speech was confirmed (end of the confirming window), ms. */
@@ -194,7 +202,7 @@ export class BargeInDetector {
     this.runSamples += this.vad.frameSamples;
     const neededMs = playing ? minBargeInSpeechMs : 0;
     if (this.toMs(this.runSamples) < neededMs) return undefined;
-    return this.started(this.runStartMs, startMs, probability, playing);
+    return this.started(this.runStartMs, startMs, probability, playing, 'cleaned');
   }
 
   /** The rule on the less suppressed path: a run that starts where the mic is louder than echo can be, carried by the VAD. */
@@ -211,13 +219,17 @@ export class BargeInDetector {
     }
     this.doubleTalkRunSamples += this.vad.frameSamples;
     if (this.toMs(this.doubleTalkRunSamples) < doubleTalkMinSpeechMs) return undefined;
-    return this.started(this.doubleTalkRunStartMs, startMs, window.probability, true);
+    const { bargeInThreshold } = this.config;
+    const span = 1 - doubleTalkThreshold;
+    const confidence = span > 0 ? bargeInThreshold + ((1 - bargeInThreshold) * (window.probability - doubleTalkThreshold)) / span : 1;
+    return this.started(this.doubleTalkRunStartMs, startMs, Math.min(1, confidence), true, 'double_talk');
   }
 
-  private started(runStartMs: number, windowStartMs: number, confidence: number, duringPlayback: boolean): BargeInSpeechStarted {
+  private started(runStartMs: number, windowStartMs: number, confidence: number, duringPlayback: boolean, rule: BargeInSpeechStarted['rule']): BargeInSpeechStarted {
     return {
       type: 'speech_started',
       confidence,
+      rule,
       startedAtMs: runStartMs,
       atMs: windowStartMs + this.toMs(this.vad.frameSamples),
       duringPlayback,

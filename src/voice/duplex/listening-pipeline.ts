@@ -107,7 +107,7 @@ export class ListeningPipeline {
     // Not to be believed at all (the echo canceller is still learning the room): not an utterance either.
     if (scale === 0) return;
     this.onsetAtMs = this.options.clock();
-    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'start', frame: Math.floor(event.startedAtMs / FRAME_MS), atMs: this.options.eventClock() });
+    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'start', frame: Math.floor(event.startedAtMs / FRAME_MS), rule: event.rule, atMs: this.options.eventClock() });
     this.options.dispatch({
       type: 'speech_started',
       confidence: event.confidence * scale,

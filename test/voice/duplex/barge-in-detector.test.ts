@@ -61,13 +61,13 @@ describe('BargeInDetector with a fake APM and VAD', () => {
     const vad = new ScriptedVad([0.79, 0.79, 0.9, 0.9, 0.9, 0.3, 0.85, 0.9, 0.95, 0.99, 0.99]);
     const detector = new BargeInDetector({ apm: new SubtractingApm(), vad });
     const events = await feed(detector, 18, true);
-    expect(events).toEqual([{ type: 'speech_started', confidence: 0.99, startedAtMs: 192, atMs: 320, duringPlayback: true }]);
+    expect(events).toEqual([{ type: 'speech_started', confidence: 0.99, startedAtMs: 192, atMs: 320, duringPlayback: true, rule: 'cleaned' }]);
   });
 
   it('outside playback one window at speechThreshold is enough', async () => {
     const vad = new ScriptedVad([0.4, 0.6]);
     const events = await feed(new BargeInDetector({ apm: new SubtractingApm(), vad }), 4, false);
-    expect(events).toEqual([{ type: 'speech_started', confidence: 0.6, startedAtMs: 32, atMs: 64, duringPlayback: false }]);
+    expect(events).toEqual([{ type: 'speech_started', confidence: 0.6, startedAtMs: 32, atMs: 64, duringPlayback: false, rule: 'cleaned' }]);
   });
 
   it('reports one onset per utterance: re-armed by a window below speechThreshold', async () => {
