@@ -1,20 +1,15 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon } from '../../src/host/daemon.js';
+import type { Daemon } from '../../src/host/daemon.js';
 import { readToken, type VoiceControl } from '../../src/host/http/index.js';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
-import { launchChromium, type LaunchedBrowser } from '../helpers/browser.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { pageOnDaemon, type PageOnDaemon } from './page-on-daemon.js';
 
 // The page against a daemon whose voice says it is full duplex: a stand-in
 // for the voice's control (the page is under test here, not the audio),
 // the real daemon, HTTP API and event stream, in Debian's Chromium.
-let home: TempDir;
-let llm: ScriptedLlmServer;
+let fixture: PageOnDaemon;
 let daemon: Daemon;
-let browser: LaunchedBrowser;
 let page: Page;
 let muted = false;
 
@@ -29,21 +24,14 @@ const control: VoiceControl = {
 };
 
 beforeAll(async () => {
-  home = await makeTempDir('da-e2e-duplex-');
-  llm = await startScriptedLlmServer();
-  await home.write('config/config.toml', `llm = "${llm.url}"\n${ONLY_TOOL_FILES}`);
-  const env = { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), XDG_RUNTIME_DIR: join(home.path, 'run') };
-  daemon = await startDaemon({ configDir: join(home.path, 'config'), env, port: 0, startVoice: async () => ({ control, reportsActivity: true, close: async () => undefined }) });
-  browser = await launchChromium();
-  page = await browser.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  fixture = await pageOnDaemon({
+    config: (url) => `llm = "${url}"\n${ONLY_TOOL_FILES}`,
+    startVoice: async () => ({ control, reportsActivity: true, close: async () => undefined }),
+  });
+  ({ daemon, page } = fixture);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.close();
-  await llm?.close();
-  await home?.remove();
-});
+afterAll(() => fixture?.close());
 
 const byTestId = (id: string) => page.getByTestId(id);
 

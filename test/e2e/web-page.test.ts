@@ -1,40 +1,31 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon } from '../../src/host/daemon.js';
+import type { Daemon } from '../../src/host/daemon.js';
 import { readToken } from '../../src/host/http/index.js';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
-import { launchChromium, type LaunchedBrowser } from '../helpers/browser.js';
+import type { ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { pageOnDaemon, type PageOnDaemon } from './page-on-daemon.js';
 
 // The whole path, as a user meets it: Debian's Chromium opens the page of a
 // real daemon (tools server, router, SQLite audit) talking to the scripted LLM.
-let home: TempDir;
+let fixture: PageOnDaemon;
 let llm: ScriptedLlmServer;
 let daemon: Daemon;
-let browser: LaunchedBrowser;
 let page: Page;
 
 beforeAll(async () => {
-  home = await makeTempDir('da-e2e-');
-  llm = await startScriptedLlmServer();
-  await home.write('config/config.toml', `llm = "${llm.url}"\n[voice]\nenabled = false\n${ONLY_TOOL_FILES}`);
-  await home.write('config/tools/forecast.sh', '#!/bin/sh\necho "Sunny, 21 degrees in $1"\n', 0o755);
-  await home.write('config/tools/weather.toml', 'description = "Weather"\ncommand = ["forecast.sh", "{place}"]\n[params.place]\n');
-  await home.write('config/tools/note.toml', 'description = "Write a note"\ncommand = ["echo", "noted {text}"]\nrisk = "write"\n[params.text]\n');
-  const env = { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), XDG_RUNTIME_DIR: join(home.path, 'run') };
-  daemon = await startDaemon({ configDir: join(home.path, 'config'), env, port: 0 });
-  browser = await launchChromium();
-  page = await browser.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  fixture = await pageOnDaemon({
+    config: (url) => `llm = "${url}"\n[voice]\nenabled = false\n${ONLY_TOOL_FILES}`,
+    files: {
+      'tools/forecast.sh': ['#!/bin/sh\necho "Sunny, 21 degrees in $1"\n', 0o755],
+      'tools/weather.toml': 'description = "Weather"\ncommand = ["forecast.sh", "{place}"]\n[params.place]\n',
+      'tools/note.toml': 'description = "Write a note"\ncommand = ["echo", "noted {text}"]\nrisk = "write"\n[params.text]\n',
+    },
+  });
+  ({ llm, daemon, page } = fixture);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.close();
-  await llm?.close();
-  await home?.remove();
-});
+afterAll(() => fixture?.close());
 
 const byTestId = (id: string) => page.getByTestId(id);
 

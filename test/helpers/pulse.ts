@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 import { messageOf } from '../../src/errors/index.js';
 import { loadPortAudio } from '../../src/voice/devices/index.js';
 import { startPulse, type PulseServer, type PulseStart } from '../../bench/pulse-server.js';
@@ -38,4 +39,26 @@ export async function sayIntoSink(server: PulseServer, dir: string, text: string
   await run('espeak-ng', [...(options.voice ? ['-v', options.voice] : []), '-w', raw, text]);
   await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', wav, 'pad', String(options.padBefore), String(options.padAfter)]);
   await run('paplay', [wav], { env: { ...process.env, ...server.env } });
+}
+
+/**
+ * Inside a suite: points this process's PortAudio at the private PulseAudio
+ * before its tests and stops the server after them; returns the server.
+ */
+export function usePulseInSuite(pulse: PulseStart): () => PulseServer {
+  let server: PulseServer | undefined;
+  let restoreEnv: (() => void) | undefined;
+  beforeAll(() => {
+    if (!pulse.ok) throw new Error(`PulseAudio did not start: ${pulse.reason}`);
+    server = pulse.server;
+    restoreEnv = server.useIn(process.env);
+  });
+  afterAll(async () => {
+    restoreEnv?.();
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('the PulseAudio server is only there inside the suite');
+    return server;
+  };
 }

@@ -8,13 +8,13 @@
  * where PulseAudio or naudiodon cannot run.
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AssistantEvent } from '../../src/events/index.js';
 import { startDaemon, type Daemon } from '../../src/host/daemon.js';
 import { startLiveDuplex } from '../../src/voice/live-duplex.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { sayIntoSink, startPulseForTests, type PulseServer } from '../helpers/pulse.js';
+import { sayIntoSink, startPulseForTests, usePulseInSuite } from '../helpers/pulse.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -27,21 +27,11 @@ const LONG_REPLY =
   'Tomorrow will be cooler and windy all day.';
 
 describe.skipIf(skipReason !== undefined)('the full-duplex voice on a PulseAudio null sink', () => {
-  let server: PulseServer;
-  let restoreEnv: () => void;
+  const pulseServer = usePulseInSuite(pulse);
   let home: TempDir;
   let llm: ScriptedLlmServer;
   let daemon: Daemon | undefined;
 
-  beforeAll(() => {
-    if (!pulse.ok) throw new Error('unreachable');
-    server = pulse.server;
-    restoreEnv = server.useIn(process.env);
-  });
-  afterAll(async () => {
-    restoreEnv?.();
-    await server?.stop();
-  });
   afterEach(async () => {
     await daemon?.close();
     daemon = undefined;
@@ -68,7 +58,7 @@ describe.skipIf(skipReason !== undefined)('the full-duplex voice on a PulseAudio
     return { events, token: daemon.deps.token };
   }
 
-  const say = (text: string) => sayIntoSink(server, home.path, text, { voice: 'en-us', padBefore: 0.2, padAfter: 0.2 });
+  const say = (text: string) => sayIntoSink(pulseServer(), home.path, text, { voice: 'en-us', padBefore: 0.2, padAfter: 0.2 });
 
   const states = (events: AssistantEvent[]) => events.filter((e) => e.type === 'state.changed').map((e) => (e as { state: string }).state);
 

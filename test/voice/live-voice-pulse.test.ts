@@ -7,13 +7,13 @@
  * naudiodon cannot run.
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AssistantEvent } from '../../src/events/index.js';
 import { startDaemon, type Daemon } from '../../src/host/daemon.js';
 import { startLiveVoice } from '../../src/voice/live-voice.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { sayIntoSink, startPulseForTests, type PulseServer } from '../helpers/pulse.js';
+import { sayIntoSink, startPulseForTests, usePulseInSuite } from '../helpers/pulse.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -21,21 +21,11 @@ import { waitFor } from '../helpers/wait-for.js';
 const { pulse, skipReason } = await startPulseForTests('live voice test');
 
 describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio null sink', () => {
-  let server: PulseServer;
-  let restoreEnv: () => void;
+  const pulseServer = usePulseInSuite(pulse);
   let home: TempDir;
   let llm: ScriptedLlmServer;
   let daemon: Daemon | undefined;
 
-  beforeAll(() => {
-    if (!pulse.ok) throw new Error('unreachable');
-    server = pulse.server;
-    restoreEnv = server.useIn(process.env);
-  });
-  afterAll(async () => {
-    restoreEnv?.();
-    await server?.stop();
-  });
   afterEach(async () => {
     await daemon?.close();
     daemon = undefined;
@@ -63,7 +53,7 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
     return { events, token: daemon.deps.token };
   }
 
-  const say = (text: string) => sayIntoSink(server, home.path, text, { padBefore: 0.3, padAfter: 1.2 });
+  const say = (text: string) => sayIntoSink(pulseServer(), home.path, text, { padBefore: 0.3, padAfter: 1.2 });
 
   async function listen(token: string): Promise<void> {
     const started = await fetch(`${daemon?.url}/listen/start`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });

@@ -67,9 +67,11 @@ export class ListeningPipeline {
     const { detector, endpointer, scores } = this.options;
     const result = await detector.process(frame.samples, render);
     scores.feed(result.windows.map((w) => w.probability));
-    const events = await endpointer.push(result.cleaned);
-    this.remember(result.cleaned);
-    this.transcriber?.push(result.cleaned);
+    // Utterances are cut by the cleaned path's scores; recognition hears the less suppressed audio, where a voice over echo survives.
+    const heard = result.lightlyCleaned ?? result.cleaned;
+    const events = await endpointer.push(heard);
+    this.remember(heard);
+    this.transcriber?.push(heard);
     if (result.event) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
     for (const event of events) this.onEndpointer(event);
     if (this.onsetAtMs !== undefined && !this.inUtterance && frame.atMs - this.onsetAtMs > this.orphanMs) {
