@@ -76,9 +76,6 @@ export interface DuplexVoiceOptions {
   eventClock?: () => number;
 }
 
-/** While capture and playback clocks drift apart, a barge-in must be this much surer. */
-const DRIFT_CONFIDENCE_SCALE = 0.9;
-
 export class DuplexVoice {
   readonly config: DuplexConfig;
   private state: DuplexState = initialDuplexState();
@@ -154,7 +151,7 @@ export class DuplexVoice {
       clock: this.clock,
       eventClock: this.eventClock,
       dispatch: (input) => this.dispatch(input),
-      confidenceScale: (duringPlayback) => this.confidenceScale(duringPlayback),
+      confidenceScale: (duringPlayback) => this.echo.confidenceScale(duringPlayback, options.echoWarmupMs ?? 1500),
       onLanguage: (language) => {
         this.language = language && options.languages.includes(language) ? language : options.defaultLanguage;
       },
@@ -272,12 +269,6 @@ export class DuplexVoice {
     }
   }
 
-  /** How much a barge-in's confidence counts: nothing while the echo canceller warms up, less while the clocks drift. */
-  private confidenceScale(duringPlayback: boolean): number {
-    if (!duringPlayback) return 1;
-    if (this.echo.heardRenderMs < (this.options.echoWarmupMs ?? 1500)) return 0;
-    return this.echo.drifting ? DRIFT_CONFIDENCE_SCALE : 1;
-  }
 
   /** Feeds the state machine; inputs that arrive while effects run wait their turn. */
   private dispatch(input: DuplexInput): void {

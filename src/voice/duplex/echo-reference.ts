@@ -21,6 +21,9 @@ export interface EchoReferenceOptions {
   onOverrun: (report: OverrunReport) => void;
 }
 
+/** While capture and playback clocks drift apart, a barge-in must be this much surer. */
+const DRIFT_CONFIDENCE_SCALE = 0.9;
+
 export class EchoReference {
   private readonly render: RenderReference;
   private readonly drift: DriftTracker;
@@ -57,6 +60,18 @@ export class EchoReference {
   /** Capture and playback clocks disagree beyond the tolerance. */
   get drifting(): boolean {
     return this.drift.lowerInterruptionConfidence;
+  }
+
+  /**
+   * How much speech heard over the speaker's audio counts (a factor on its
+   * confidence): nothing until the canceller has heard `warmupMs` of render
+   * (it lets its first echoes through), less while the clocks drift, in
+   * full otherwise; speech with nothing playing always counts in full.
+   */
+  confidenceScale(duringPlayback: boolean, warmupMs: number): number {
+    if (!duringPlayback) return 1;
+    if (this.renderedMs < warmupMs) return 0;
+    return this.drifting ? DRIFT_CONFIDENCE_SCALE : 1;
   }
 
   /** A chunk exactly as written to the speaker. */

@@ -48,9 +48,14 @@ describe('the echo reference', () => {
     };
     run(0, 8000, 19.9);
     expect(echo.drifting).toBe(true);
+    // Speech over the speaker's audio counts for less while drifting (not at all during the warm-up); with nothing playing, in full.
+    expect(echo.confidenceScale(true, 0)).toBe(0.9);
+    expect(echo.confidenceScale(true, 10_000)).toBe(0);
+    expect(echo.confidenceScale(false, 10_000)).toBe(1);
     expect(events.find((e) => e.type === 'audio.reference_drift')).toMatchObject({ phase: 'detected', lowerInterruptionConfidence: true });
     run(8000, 20_000, 20);
     expect(echo.drifting).toBe(false);
+    expect(echo.confidenceScale(true, 0)).toBe(1);
     expect(events.filter((e) => e.type === 'audio.reference_drift').map((e) => e.type === 'audio.reference_drift' && e.phase)).toEqual(['detected', 'recovered']);
   });
 });
