@@ -158,6 +158,7 @@ class TrialRunner {
     // The echo tail and a late transcript get their chance to show.
     await sleep(800);
     const seen = this.since(from);
+    await this.quiet();
     return {
       interruptions: seen.filter((e) => e.type === 'voice.interrupted').length,
       transcripts: seen.filter((e) => e.type === 'voice.transcript' && e.final).length,
@@ -165,6 +166,7 @@ class TrialRunner {
   }
 
   async talkOver(wav: string, clip: Int16Array, gain: number, afterMs: number, mic: RecordingInput, pulseEnv: Record<string, string>): Promise<TalkOverResult> {
+    await this.quiet();
     const from = this.events.length;
     this.voice.ask('tell me the weather');
     await this.until(() => this.since(from).some((e) => e.type === 'voice.playback' && e.phase === 'started'), 30_000);
@@ -194,6 +196,14 @@ class TrialRunner {
     if (onsetAtMs === undefined) return { why: CLIP_NOT_FOUND };
     const stoppedAtMs = interrupted.speechStartedAtMs + interrupted.latencyMs;
     return { latencyMs: stoppedAtMs - onsetAtMs, vadLatencyMs: interrupted.latencyMs };
+  }
+
+  /** A false transcript started a reply of its own: cut it off, so the next trial starts idle. */
+  private async quiet(): Promise<void> {
+    if (this.voice.activity === 'idle') return;
+    this.voice.interrupt('api');
+    await this.until(() => this.voice.activity === 'idle', 30_000);
+    await sleep(500);
   }
 
   private since(from: number): AssistantEvent[] {

@@ -71,12 +71,6 @@ export interface BargeInFrameResult {
   playing: boolean;
   /** The microphone frame after the APM. */
   cleaned: Int16Array;
-  /**
-   * With a double-talk path: the frame after its less suppressing APM. A
-   * voice over echo survives there (the strong suppression silences much of
-   * it), so this is what recognition should hear.
-   */
-  lightlyCleaned?: Int16Array;
   /** VAD windows completed by this frame (zero or more). */
   windows: VadWindowScore[];
   event?: BargeInSpeechStarted;
@@ -139,15 +133,13 @@ export class BargeInDetector {
     if (playing && render.length !== this.frameSamples) throw frameInvalid('render', this.frameSamples, render.length);
     const atMs = this.toMs(this.fedSamples);
     const cleaned = new Int16Array(this.frameSamples);
-    const lightlyCleaned = this.doubleTalk ? new Int16Array(this.frameSamples) : undefined;
     const n = this.apm.frameSamples;
     for (let offset = 0; offset < this.frameSamples; offset += n) {
       const renderFrame = playing ? render.subarray(offset, offset + n) : this.silence;
       const micFrame = mic.subarray(offset, offset + n);
       this.apm.processRender(renderFrame);
       cleaned.set(this.apm.processCapture(micFrame), offset);
-      const light = this.doubleTalk?.feed(micFrame, renderFrame, playing);
-      if (light) lightlyCleaned?.set(light, offset);
+      this.doubleTalk?.feed(micFrame, renderFrame, playing);
     }
     this.fedSamples += this.frameSamples;
     this.pending.set(cleaned, this.pendingLength);
@@ -167,7 +159,12 @@ export class BargeInDetector {
       windows.push(doubleTalk ? { startMs, probability, doubleTalk } : { startMs, probability });
       event ??= this.score(startMs, probability, playing, doubleTalk);
     }
-    return { atMs, playing, cleaned, ...(lightlyCleaned ? { lightlyCleaned } : {}), windows, ...(event ? { event } : {}) };
+    return event === undefined ? { atMs, playing, cleaned, windows } : { atMs, playing, cleaned, windows, event };
+  }
+
+  /** The speech of the last onset is still going on (no onset comes again until it stops). */
+  get hearingSpeech(): boolean {
+    return this.inSpeech;
   }
 
   /** Forgets the run and the VAD's state (not the APM's: its echo model stays useful). */

@@ -33,14 +33,12 @@ export class DoubleTalkPath {
     this.pending = new Int16Array(vad.frameSamples + maxFrameSamples);
   }
 
-  /** One APM frame (10 ms) of mic and the render played with it, `silence` when nothing plays; returns this path's output. */
-  feed(mic: Int16Array, render: Int16Array, playing: boolean): Int16Array {
+  /** One APM frame (10 ms) of mic and the render played with it, `silence` when nothing plays. */
+  feed(mic: Int16Array, render: Int16Array, playing: boolean): void {
     this.apm.processRender(render);
-    const output = this.apm.processCapture(mic);
-    this.pending.set(output, this.pendingLength);
+    this.pending.set(this.apm.processCapture(mic), this.pendingLength);
     this.pendingLength += mic.length;
     this.excess.push(this.meter.push(mic, playing ? render : null));
-    return output;
   }
 
   /** Scores the next VAD window; called in step with the main path, which has the same samples pending. */

@@ -13,7 +13,7 @@ import { clip, type AssistantBus } from '../../events/index.js';
 import { concatSamples } from '../audio/index.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
 import { RedecodingTranscriber } from '../streaming/index.js';
-import { FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, type AudioFrame, type Stt, type Transcript } from '../types.js';
+import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type Stt, type Transcript } from '../types.js';
 import type { Endpointer, EndpointerEvent } from '../vad/index.js';
 import type { BargeInDetector, BargeInSpeechStarted } from './barge-in-detector.js';
 import type { ScoreReplayVad } from './score-replay-vad.js';
@@ -46,21 +46,16 @@ export interface ListeningPipelineOptions {
 
 /** Audio kept to start a confirmed utterance's partial decoding from its beginning. */
 const RECENT_MS = 600;
-/** The double-talk path's audio kept for recognition: longer than an utterance is likely to be (60 s). */
-const LIGHT_FRAMES = 3000;
 
 export class ListeningPipeline {
-  /** The detector confirmed speech that has not ended yet: when it was reported, and by which rule. */
+  /** The detector confirmed speech that has not ended yet: when it was reported. */
   private onsetAtMs: number | undefined;
-  private onsetRule: BargeInSpeechStarted['rule'] = 'cleaned';
-  /** The double-talk path's output by endpointer frame index, the last LIGHT_FRAMES of it. */
-  private readonly light = new Map<number, Int16Array>();
-  private framesPushed = 0;
+  /** The detector's last onset, while its speech goes on. */
+  private lastOnset: BargeInSpeechStarted | undefined;
   /** The endpointer is inside an utterance. */
   private inUtterance = false;
   private transcriber: RedecodingTranscriber | undefined;
-  /** The last RECENT_MS of both paths' audio. */
-  private recent: Array<{ cleaned: Int16Array; light: Int16Array | undefined }> = [];
+  private recent: Int16Array[] = [];
   private transcripts: Promise<void> = Promise.resolve();
   /** How long a confirmed onset may wait for the endpointer's utterance before it counts as over. */
   private readonly orphanMs: number;
@@ -75,10 +70,12 @@ export class ListeningPipeline {
     const result = await detector.process(frame.samples, render);
     scores.feed(result.windows.map((w) => w.probability));
     const events = await endpointer.push(result.cleaned);
-    this.keepLight(result.lightlyCleaned);
-    this.remember(result.cleaned, result.lightlyCleaned);
-    this.transcriber?.push(this.onsetRule === 'double_talk' ? (result.lightlyCleaned ?? result.cleaned) : result.cleaned);
-    if (result.event) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
+    this.remember(result.cleaned);
+    this.transcriber?.push(result.cleaned);
+    if (result.event) {
+      this.lastOnset = result.event;
+      this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
+    }
     for (const event of events) this.onEndpointer(event);
     if (this.onsetAtMs !== undefined && !this.inUtterance && frame.atMs - this.onsetAtMs > this.orphanMs) {
       // Speech loud enough to interrupt that never grew into an utterance: no words.
@@ -100,8 +97,6 @@ export class ListeningPipeline {
     }
     this.inUtterance = false;
     this.recent = [];
-    this.light.clear();
-    this.framesPushed = 0;
     this.options.detector.reset();
     this.options.endpointer.reset();
   }
@@ -117,7 +112,6 @@ export class ListeningPipeline {
     // Not to be believed at all (the echo canceller is still learning the room): not an utterance either.
     if (scale === 0) return;
     this.onsetAtMs = this.options.clock();
-    this.onsetRule = event.rule;
     this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'start', frame: Math.floor(event.startedAtMs / FRAME_MS), rule: event.rule, atMs: this.options.eventClock() });
     this.options.dispatch({
       type: 'speech_started',
@@ -131,6 +125,9 @@ export class ListeningPipeline {
   private onEndpointer(event: EndpointerEvent): void {
     if (event.type === 'speech_start') {
       this.inUtterance = true;
+      // The endpointer can cut one stretch of speech in two (the first part suppressed under echo, the
+      // rest after playback stopped): a part that starts while the confirmed speech goes on is confirmed too.
+      if (this.onsetAtMs === undefined && this.lastOnset && this.options.detector.hearingSpeech) this.onOnset(this.lastOnset, this.options.clock());
       return;
     }
     this.inUtterance = false;
@@ -138,32 +135,10 @@ export class ListeningPipeline {
     if (this.onsetAtMs === undefined) return;
     const durationMs = Math.round((event.samples.length / SAMPLE_RATE) * 1000);
     this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: event.endFrameIndex, durationMs, atMs: this.options.eventClock() });
-    const rule = this.onsetRule;
     this.endSpeech();
-    this.transcribe(rule === 'double_talk' ? (this.lightSpan(event.audioStartFrameIndex, event.samples.length) ?? event.samples) : event.samples);
-  }
-
-  /**
-   * A voice the double-talk rule caught was over loud echo, which the strong
-   * suppression silences with much of the voice: recognition hears the less
-   * suppressed audio of the same span. (Speech the cleaned path caught is
-   * heard there: the light path carries more echo.)
-   */
-  private lightSpan(fromFrame: number, samples: number): Int16Array | undefined {
-    const frames: Int16Array[] = [];
-    for (let f = fromFrame; f < fromFrame + Math.ceil(samples / FRAME_SAMPLES); f++) {
-      const frame = this.light.get(f);
-      if (!frame) return undefined;
-      frames.push(frame);
-    }
-    return concatSamples(frames).subarray(0, samples);
-  }
-
-  private keepLight(frame: Int16Array | undefined): void {
-    const index = this.framesPushed++;
-    if (!frame) return;
-    this.light.set(index, frame);
-    this.light.delete(index - LIGHT_FRAMES);
+    // The strongly cleaned audio, whichever rule caught the speech: the less suppressed one lets the
+    // assistant's own words through, and in the loopback bench they came back as transcripts (false turns).
+    this.transcribe(event.samples);
   }
 
   private endSpeech(): void {
@@ -177,8 +152,7 @@ export class ListeningPipeline {
     const { partialIntervalMs, stt, signal, bus, eventClock: clock, dispatch, setTimer, clearTimer } = this.options;
     if (partialIntervalMs <= 0) return;
     const transcriber = new RedecodingTranscriber(stt, { intervalMs: partialIntervalMs, setTimer, clearTimer }, signal);
-    const lightly = this.onsetRule === 'double_talk';
-    transcriber.push(concatSamples(this.recent.map((r) => (lightly ? (r.light ?? r.cleaned) : r.cleaned))));
+    transcriber.push(concatSamples(this.recent));
     transcriber.onPartial((partial) => {
       if (this.transcriber !== transcriber || partial.text.trim() === '') return;
       bus.emit({ type: 'voice.transcript', stage: 'stt', text: clip(partial.text), stable: clip(partial.stable), final: false, atMs: clock() });
@@ -216,8 +190,8 @@ export class ListeningPipeline {
     });
   }
 
-  private remember(cleaned: Int16Array, light: Int16Array | undefined): void {
-    this.recent.push({ cleaned, light });
+  private remember(cleaned: Int16Array): void {
+    this.recent.push(cleaned);
     if (this.recent.length > RECENT_MS / FRAME_MS) this.recent.shift();
   }
 }

@@ -140,8 +140,13 @@ function onSpeechEnded(c: Ctx): void {
     else speech.role = 'ignored';
   }
   c.s.speech = null;
-  // Past the false-interruption deadline its transcript decides, even if it comes late.
   if (!speech.transcribed) c.s.pendingTranscripts.push(speech.role === 'input' ? 'input' : 'ignored');
+  const interruption = c.s.interruption;
+  if (interruption && speech.role === 'input' && !speech.transcribed) {
+    // Its words are being recognized: they get the timeout again from here (a long utterance used up the first).
+    interruption.speechEndedAtMs = c.now;
+    if (c.now >= interruption.deadlineMs) c.effects.push({ type: 'set_timer', timer: 'false_interruption', atMs: c.now + c.config.falseInterruptionTimeoutMs });
+  }
 }
 
 /** A candidate lasted long enough during a reply: it is a barge-in. */
@@ -181,8 +186,15 @@ function confirmInterruption(c: Ctx, next: ActivityState = restState(c.s)): void
 /** No words by the deadline and the user silent: the reply goes on from the sentence it was cut in. */
 function resumeIfFalse(c: Ctx): void {
   const s = c.s;
-  if (!s.interruption || c.now < s.interruption.deadlineMs) return;
+  const interruption = s.interruption;
+  if (!interruption || c.now < interruption.deadlineMs) return;
   if (s.speech && s.speech.role !== 'ignored') return; // still talking: the transcript decides
+  // Recognition of the speech that ended is still under way: it has the timeout from the speech's end.
+  const transcriptDue = interruption.speechEndedAtMs === undefined ? undefined : interruption.speechEndedAtMs + c.config.falseInterruptionTimeoutMs;
+  if (s.pendingTranscripts.includes('input') && transcriptDue !== undefined && c.now < transcriptDue) {
+    c.effects.push({ type: 'set_timer', timer: 'false_interruption', atMs: transcriptDue });
+    return;
+  }
   resume(c);
 }
 

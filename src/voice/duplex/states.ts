@@ -59,6 +59,8 @@ export interface Interruption {
   sentence: number;
   /** No words by then (and the user silent): a false interruption. */
   deadlineMs: number;
+  /** When the interrupting speech ended: its transcript gets the timeout again from here. */
+  speechEndedAtMs?: number;
 }
 
 export interface DuplexState {

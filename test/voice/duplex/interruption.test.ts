@@ -136,12 +136,13 @@ describe('duplex state machine: idempotent cancellation', () => {
 });
 
 describe('duplex state machine: false interruption', () => {
-  it('resumes from the interrupted sentence when no transcript comes within the timeout', () => {
+  it('resumes from the interrupted sentence when no transcript comes within the timeout of the speech ending', () => {
     const run = play([
       ...bargeIn,
       [3500, { type: 'speech_ended' }],
       [5100, { type: 'timer_fired', timer: 'false_interruption' }],
-      [5200, { type: 'transcript_final', text: 'late words' }],
+      [5500, { type: 'timer_fired', timer: 'false_interruption' }],
+      [5600, { type: 'transcript_final', text: 'late words' }],
       [5300, { type: 'sentence_started', turnId: T1, sentence: 1 }],
       [6000, { type: 'llm_finished', turnId: T1, sentences: 2 }],
       [6200, { type: 'sentence_played', turnId: T1, sentence: 1 }],
@@ -163,7 +164,17 @@ describe('duplex state machine: false interruption', () => {
     expect(talking.state.activity).toBe('interrupted');
     const run = play([[5600, { type: 'speech_ended' }], [5800, { type: 'transcript_final', text: 'no, the other one' }]], {}, talking.state);
     expect(run.states).toEqual(['interrupted', 'listening', 'thinking']);
-    expect(types(run.effects)).toEqual(['abort_turn', 'commit_played', 'start_turn']);
+    // The speech ended past the deadline: its transcript gets the timeout from there.
+    expect(types(run.effects)).toEqual(['set_timer', 'abort_turn', 'commit_played', 'start_turn']);
+  });
+
+  it('waits for the transcript of speech that ended just before the deadline (recognition takes time)', () => {
+    // Interrupted at 3100 (deadline 5100); the user talked until 5000; the words come at 5250.
+    const run = play([...bargeIn, [5000, { type: 'speech_ended' }], [5100, { type: 'timer_fired', timer: 'false_interruption' }], [5250, { type: 'transcript_final', text: 'stop talking' }]]);
+    expect(run.effects).toContainEqual({ type: 'set_timer', timer: 'false_interruption', atMs: 7000 });
+    expect(types(run.effects)).not.toContain('resume_from_sentence');
+    expect(run.states.slice(-3)).toEqual(['interrupted', 'listening', 'thinking']);
+    expect(run.effects.at(-1)).toEqual({ type: 'start_turn', turnId: 'duplex-2', text: 'stop talking' });
   });
 
   it('ignores an early false-interruption timer', () => {
