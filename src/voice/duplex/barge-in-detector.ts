@@ -162,11 +162,6 @@ export class BargeInDetector {
     return event === undefined ? { atMs, playing, cleaned, windows } : { atMs, playing, cleaned, windows, event };
   }
 
-  /** The speech of the last onset is still going on (no onset comes again until it stops). */
-  get hearingSpeech(): boolean {
-    return this.inSpeech;
-  }
-
   /** Forgets the run and the VAD's state (not the APM's: its echo model stays useful). */
   reset(): void {
     this.runSamples = 0;

@@ -50,8 +50,6 @@ const RECENT_MS = 600;
 export class ListeningPipeline {
   /** The detector confirmed speech that has not ended yet: when it was reported. */
   private onsetAtMs: number | undefined;
-  /** The detector's last onset, while its speech goes on. */
-  private lastOnset: BargeInSpeechStarted | undefined;
   /** The endpointer is inside an utterance. */
   private inUtterance = false;
   private transcriber: RedecodingTranscriber | undefined;
@@ -72,10 +70,7 @@ export class ListeningPipeline {
     const events = await endpointer.push(result.cleaned);
     this.remember(result.cleaned);
     this.transcriber?.push(result.cleaned);
-    if (result.event) {
-      this.lastOnset = result.event;
-      this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
-    }
+    if (result.event) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
     for (const event of events) this.onEndpointer(event);
     if (this.onsetAtMs !== undefined && !this.inUtterance && frame.atMs - this.onsetAtMs > this.orphanMs) {
       // Speech loud enough to interrupt that never grew into an utterance: no words.
@@ -125,9 +120,6 @@ export class ListeningPipeline {
   private onEndpointer(event: EndpointerEvent): void {
     if (event.type === 'speech_start') {
       this.inUtterance = true;
-      // The endpointer can cut one stretch of speech in two (the first part suppressed under echo, the
-      // rest after playback stopped): a part that starts while the confirmed speech goes on is confirmed too.
-      if (this.onsetAtMs === undefined && this.lastOnset && this.options.detector.hearingSpeech) this.onOnset(this.lastOnset, this.options.clock());
       return;
     }
     this.inUtterance = false;
