@@ -86,8 +86,10 @@ export class DuplexVoice {
   private readonly capture: CaptureQueue;
   private readonly pipeline: ListeningPipeline;
   private readonly turns: ReplyTurns;
-  private readonly timers = new Map<DuplexTimer, number>();
+  /** Every timer of the voice, the state machine's and the partial decodes', on the audio clock. */
   private readonly frameTimers: FrameTimers;
+  /** The state machine's named timers: setting one replaces it. */
+  private readonly machineTimers = new Map<DuplexTimer, number>();
   private readonly stopper = new AbortController();
   private readonly unsubscribe: () => void;
   private queue: DuplexInput[] = [];
@@ -233,7 +235,6 @@ export class DuplexVoice {
     const filling = this.capture.fill(this.options.input, this.stopper.signal);
     try {
       for await (const frame of this.capture.frames()) {
-        this.fireTimers();
         this.frameTimers.tick();
         if (this.muted || this.state.halted) continue;
         await this.hear(frame);
@@ -318,9 +319,18 @@ export class DuplexVoice {
       case 'discard_tool_result':
         // The aborted turn's conversation drops a tool result that comes after its abort; nothing is spoken.
         return;
-      case 'set_timer':
-        this.timers.set(effect.timer, effect.atMs);
+      case 'set_timer': {
+        const { timer } = effect;
+        this.frameTimers.clear(this.machineTimers.get(timer));
+        this.machineTimers.set(
+          timer,
+          this.frameTimers.setAt(() => {
+            this.machineTimers.delete(timer);
+            this.dispatch({ type: 'timer_fired', timer });
+          }, effect.atMs),
+        );
         return;
+      }
       case 'fatal':
         bus.emit({ type: 'error', stage: 'voice', code: effect.code, message: 'the full-duplex voice stopped', recoverable: false, atMs: this.eventClock() });
         this.stopper.abort();
@@ -332,15 +342,6 @@ export class DuplexVoice {
     if (event.turnId === undefined || !this.turns.has(event.turnId)) return;
     if (event.type === 'tool.started') this.dispatch({ type: 'tool_started', turnId: event.turnId, callId: event.callId, cancellable: event.cancellable });
     else if (event.type === 'tool.ended') this.dispatch({ type: 'tool_ended', turnId: event.turnId, callId: event.callId, status: event.status });
-  }
-
-  private fireTimers(): void {
-    const now = this.clock();
-    for (const [timer, atMs] of [...this.timers]) {
-      if (atMs > now) continue;
-      this.timers.delete(timer);
-      this.dispatch({ type: 'timer_fired', timer });
-    }
   }
 }
 

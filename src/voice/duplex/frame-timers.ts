@@ -10,8 +10,13 @@ export class FrameTimers {
   constructor(private readonly clock: () => number) {}
 
   set(fire: () => void, ms: number): number {
+    return this.setAt(fire, this.clock() + ms);
+  }
+
+  /** A timer due at `atMs` on the clock. */
+  setAt(fire: () => void, atMs: number): number {
     const id = this.next++;
-    this.pending.set(id, { atMs: this.clock() + ms, fire });
+    this.pending.set(id, { atMs, fire });
     return id;
   }
 
@@ -23,7 +28,8 @@ export class FrameTimers {
   tick(): void {
     const now = this.clock();
     for (const [id, timer] of [...this.pending]) {
-      if (timer.atMs > now) continue;
+      // One that fired before it in this tick may have cleared it.
+      if (timer.atMs > now || !this.pending.has(id)) continue;
       this.pending.delete(id);
       timer.fire();
     }
