@@ -46,7 +46,6 @@ export class SimulatedRoom {
   private queued = 0;
   private readonly waiters: Array<() => void> = [];
   private readonly speech: Utterance[] = [];
-  private playedSamples = 0;
   private micSamples = 0;
   private startedAtMs = 0;
   private closed = false;
@@ -87,20 +86,10 @@ export class SimulatedRoom {
     return (this.micSamples / SAMPLE_RATE) * 1000;
   }
 
-  /** The clock time at which mic audio time `audioMs` is captured. */
-  timeOfAudio(audioMs: number): number {
-    return this.startedAtMs + audioMs;
-  }
-
   /** The user says `samples`, starting at mic audio time `atAudioMs` (default: the next frame). */
   say(samples: Int16Array, atAudioMs?: number): void {
     const atSample = atAudioMs === undefined ? this.micSamples : Math.round((atAudioMs * SAMPLE_RATE) / 1000);
     this.speech.push({ samples, atSample });
-  }
-
-  /** Samples the speaker has played so far (silence included). */
-  get speakerSamples(): number {
-    return this.playedSamples;
   }
 
   close(): void {
@@ -125,7 +114,6 @@ export class SimulatedRoom {
   /** One frame: the speaker plays 20 ms, the microphone hears echo + speech + noise. */
   private capture(): Int16Array {
     this.played.push(this.takeFromSpeaker());
-    this.playedSamples += FRAME_SAMPLES;
     const mic = new Float64Array(FRAME_SAMPLES);
     const delay = Math.round((this.options.echoDelayMs * SAMPLE_RATE) / 1000);
     for (let i = 0; i < FRAME_SAMPLES; i++) {

@@ -52,11 +52,6 @@ export class EchoReference {
     });
   }
 
-  /** Render audio the canceller has been given since the start, ms. */
-  get heardRenderMs(): number {
-    return this.renderedMs;
-  }
-
   /** Capture and playback clocks disagree beyond the tolerance. */
   get drifting(): boolean {
     return this.drift.lowerInterruptionConfidence;

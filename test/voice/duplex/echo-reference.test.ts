@@ -30,7 +30,9 @@ describe('the echo reference', () => {
     expect(echo.forCapture(frame(1000))?.[0]).toBe(700);
     expect(echo.forCapture(frame(1200))?.every((s) => s === 0)).toBe(true); // the tail: silence, but echo may still come
     expect(echo.forCapture(frame(1340))).toBeNull();
-    expect(echo.heardRenderMs).toBe(20);
+    // 20 ms of render heard: a warm-up of 20 ms is over, one of 21 ms is not.
+    expect(echo.confidenceScale(true, 20)).toBe(1);
+    expect(echo.confidenceScale(true, 21)).toBe(0);
   });
 
   it('reports drift between the microphone and the speaker beyond the tolerance, and its end', () => {
