@@ -2,6 +2,7 @@ import { WebRtcApm, erleDb, runEchoLoop, simulateMic, type EchoPath } from '../s
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
 import { librivoxClips } from './speech-clips.js';
 import { distribution, mean, p50, percentile, round } from './stats.js';
+import { seededRandom } from '../src/voice/audio/index.js';
 
 const TRIALS = 50;
 /** The AEC converges in the first second or two; ERLE is measured after. */
@@ -24,7 +25,7 @@ export const apm: Benchmark = {
 
 async function runApm(options: BenchmarkRunOptions = {}): Promise<Figures> {
   const clips = await librivoxClips();
-  const next = lcg(2024);
+  const next = seededRandom(2024);
   const frames: number[] = [];
   const aecOnly: number[] = [];
   const withNs: number[] = [];
@@ -58,11 +59,3 @@ async function runApm(options: BenchmarkRunOptions = {}): Promise<Figures> {
   };
 }
 
-/** Numerical Recipes' LCG in [0, 1): the trial set is the same every run. */
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}

@@ -23,12 +23,12 @@ import { promisify } from 'node:util';
 import type { AssistantEvent } from '../src/events/index.js';
 import { noConfirmationChannel } from '../src/host/router/index.js';
 import { startHost } from '../src/host/runtime.js';
-import { writeWav } from '../src/voice/audio/index.js';
+import { seededRandom, writeWav } from '../src/voice/audio/index.js';
 import { loadPortAudio, PortAudioInput } from '../src/voice/devices/index.js';
 import { startLiveDuplex } from '../src/voice/live-duplex.js';
 import type { AudioFrame, AudioInput } from '../src/voice/types.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { userClips, lcg } from './echo.js';
+import { userClips } from './echo.js';
 import { ASSISTANT_SENTENCES, voicedOnset } from './echo-scenes.js';
 import { startPulse } from './pulse-server.js';
 import { startBenchLlm } from './scripted-llm.js';
@@ -89,7 +89,7 @@ async function runBargeIn(options: BenchmarkRunOptions = {}): Promise<Figures> {
     }
 
     const clips = (await userClips()).map((c) => c.subarray(0, (CLIP_MAX_MS * RATE) / 1000));
-    const next = lcg(9001);
+    const next = seededRandom(9001);
     const latencies: number[] = [];
     const vadLatencies: number[] = [];
     let detected = 0;

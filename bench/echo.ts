@@ -7,6 +7,7 @@ import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
 import { ASSISTANT_SENTENCES, assistantVoice, echoScene, loadClip, playScene } from './echo-scenes.js';
 import { LIBRIVOX_DIR } from './speech-clips.js';
 import { distribution, round } from './stats.js';
+import { seededRandom } from '../src/voice/audio/index.js';
 
 const ECHO_TRIALS = 50;
 const SPEECH_TRIALS = 50;
@@ -71,7 +72,7 @@ export async function runEchoTrials(
   try {
     const far = assistantVoice(ASSISTANT_SENTENCES);
     const clips = await userClips();
-    const next = lcg(4242);
+    const next = seededRandom(4242);
     let falseInterruptions = 0;
     let echoTrialsWithFalse = 0;
     for (let trial = 0; trial < ECHO_TRIALS; trial++) {
@@ -137,11 +138,3 @@ export async function userClips(): Promise<Int16Array[]> {
   return Promise.all(paths.map(loadClip));
 }
 
-/** Numerical Recipes' LCG in [0, 1): the trial set is the same every run. */
-export function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}

@@ -5,6 +5,7 @@
  * bench/apm.ts; deterministic for a given seed.
  */
 import type { Apm } from './apm.js';
+import { seededRandom } from '../audio/seeded-random.js';
 
 export interface EchoPath {
   /** Speaker to microphone, ms. */
@@ -19,7 +20,7 @@ export interface EchoPath {
 /** The microphone signal: `far` through the echo path, plus `near` (the user) when given. */
 export function simulateMic(far: Int16Array, path: EchoPath, sampleRate = 16_000, near?: Int16Array): Int16Array {
   const delay = Math.round((path.delayMs * sampleRate) / 1000);
-  const random = lcg(path.seed ?? 1);
+  const random = seededRandom(path.seed ?? 1);
   const noise = path.noise ?? 0;
   const mic = new Int16Array(far.length);
   for (let i = 0; i < far.length; i++) {
@@ -74,11 +75,3 @@ export function correlation(a: Int16Array, b: Int16Array, from = 0, to = Math.mi
   return den === 0 ? 0 : cov / den;
 }
 
-/** A small deterministic generator (Numerical Recipes' LCG), in [0, 1). */
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}

@@ -7,3 +7,4 @@ export { encodeWav, parseWav, readWav, writeWav, type WavAudio } from './wav.js'
 export { WavFileInput, type WavFileInputOptions } from './wav-file-input.js';
 export { WavFileOutput, type WavFileOutputOptions } from './wav-file-output.js';
 export { SimulatedRoom, type SimulatedRoomOptions } from './simulated-room.js';
+export { seededRandom } from './seeded-random.js';

@@ -10,6 +10,7 @@
 import { AppError } from '../../errors/index.js';
 import { FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, type AudioFrame, type AudioInput, type AudioOutput } from '../types.js';
 import { sleepUntil, systemClock, type AudioClock } from './clock.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface SimulatedRoomOptions {
   /** Speaker-to-microphone delay (ms) and level (0..1) of the echo. */
@@ -64,7 +65,7 @@ export class SimulatedRoom {
       yieldsPerFrame: options.yieldsPerFrame ?? 3,
     };
     this.clock = options.realtime ? (options.clock ?? systemClock) : { now: () => this.virtualNowMs, sleep: async () => undefined };
-    this.random = lcg(this.options.seed);
+    this.random = seededRandom(this.options.seed);
     this.input = { name: 'simulated-room-mic', frames: (o) => this.frames(o?.signal), close: async () => this.close() };
     const room = this;
     this.output = {
@@ -176,11 +177,3 @@ export class SimulatedRoom {
   }
 }
 
-/** A small seeded generator (0..1): the same noise on every run. */
-function lcg(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}

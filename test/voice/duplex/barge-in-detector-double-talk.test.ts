@@ -6,6 +6,7 @@ import { BargeInDetector } from '../../../src/voice/duplex/index.js';
 import { DoubleTalkMeter } from '../../../src/voice/duplex/double-talk-meter.js';
 import { SileroVad } from '../../../src/voice/vad/index.js';
 import { ScriptedVad } from '../vad/scripted-vad.js';
+import { seededRandom } from '../../../src/voice/audio/index.js';
 
 /** An Apm that hands the capture back unchanged: the double-talk rule must not rely on the canceller. */
 class PassThroughApm implements Apm {
@@ -24,8 +25,7 @@ class PassThroughApm implements Apm {
 
 /** Speech-like audio: white noise under a syllable envelope (on 150 ms, off 60 ms), at `level` or levels varying; deterministic. */
 function syllables(ms: number, seed = 3, level?: number): Int16Array {
-  let state = seed;
-  const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const random = seededRandom(seed);
   const out = new Int16Array(ms * 16);
   for (let start = 0; start < out.length; start += 210 * 16) {
     const peak = level ?? 2000 + random() * 6000;
