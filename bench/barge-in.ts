@@ -66,7 +66,7 @@ async function runBargeIn(options: BenchmarkRunOptions = {}): Promise<Figures> {
   await mkdir(join(configDir, 'tools'), { recursive: true });
   await writeFile(
     join(configDir, 'config.toml'),
-    `mode = "full_duplex_agent"\nllm = "${llm.url}"\n[adapters.shell_readonly]\nenabled = false\n[adapters.browser]\nenabled = false\n[memory]\nenabled = false\n[duplex]\npartial_interval_ms = 0\n`,
+    `mode = "full_duplex_agent"\nllm = "${llm.url}"\n[adapters.shell_readonly]\nenabled = false\n[adapters.browser]\nenabled = false\n[memory]\nenabled = false\n`,
   );
   const host = await startHost({ configDir, env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(root, 'data') } });
   const mic = new RecordingInput(PortAudioInput.open({ device: 'default' }));

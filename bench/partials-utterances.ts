@@ -73,7 +73,8 @@ export function utteranceFrom(clip: Int16Array, options: UtteranceOptions): Utte
 
 /** One utterance played in real time: milliseconds, all from the voiced onset's wall time. */
 export interface Trial {
-  intervalMs: number;
+  /** Which engine and setting played it: the figures' name prefix. */
+  variant: string;
   /** The first partial with words; absent when none came before the end. */
   firstPartialMs?: number;
   /** The first partial with a non-empty stable prefix; absent when none came. */
@@ -87,7 +88,7 @@ export interface Trial {
 }
 
 /**
- * Per interval: p50/p95 of the first partial and the first stable partial
+ * Per variant: p50/p95 of the first partial and the first stable partial
  * after the onset (over the utterances that had one, with how many had
  * none), the first stable text the user could see (the final where no
  * partial was stable), how many of those came within `targetMs`, and the
@@ -95,10 +96,8 @@ export interface Trial {
  */
 export function partialsFigures(trials: readonly Trial[], targetMs: number): Record<string, number | string> {
   const figures: Record<string, number | string> = {};
-  const intervals = [...new Set(trials.map((t) => t.intervalMs))].sort((a, b) => a - b);
-  for (const intervalMs of intervals) {
-    const mine = trials.filter((t) => t.intervalMs === intervalMs);
-    const name = `interval_${intervalMs}`;
+  for (const name of new Set(trials.map((t) => t.variant))) {
+    const mine = trials.filter((t) => t.variant === name);
     const firstPartial = mine.flatMap((t) => (t.firstPartialMs === undefined ? [] : [t.firstPartialMs]));
     const firstStable = mine.flatMap((t) => (t.firstStableMs === undefined ? [] : [t.firstStableMs]));
     const visible = mine.map((t) => t.firstStableMs ?? t.finalMs);

@@ -1,19 +1,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig, expandHome } from '../src/config/index.js';
-import { RedecodingTranscriber } from '../src/voice/streaming/index.js';
-import { PocketsphinxStt } from '../src/voice/stt/pocketsphinx.js';
-import type { Stt } from '../src/voice/types.js';
+import { RedecodingStt, transcribeWhole } from '../src/voice/streaming/index.js';
+import { PocketsphinxStt, RESIDENT_DEFAULTS, ResidentPocketsphinxStt } from '../src/voice/stt/index.js';
+import type { StreamingStt } from '../src/voice/types.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
 import { loadClip } from './echo-scenes.js';
 import { partialsFigures, utteranceFrom, type Trial, type Utterance } from './partials-utterances.js';
+import { cpuSeconds, LoopDelay } from './process-load.js';
 import { librivoxClips } from './speech-clips.js';
-import { elapsedMs, now } from './stats.js';
+import { elapsedMs, now, round } from './stats.js';
 
 const CARDS_DIR = '/usr/share/pocketsphinx/test/data/cards';
 const CARDS = ['001', '002', '003', '004', '005'];
-const INTERVALS_MS = [300, 500, 1000];
-/** Each of the 10 clips twice per interval: 20 utterances each, about 5 minutes in all. */
+/** The spawned engine at its best interval of the last run (BENCHMARKS.md, partials: 500 ms). */
+const SPAWNED_INTERVAL_MS = 500;
+/** Each of the 10 clips twice per engine: 20 utterances each. */
 const ROUNDS = 2;
 /** The endpointer's defaults (`src/voice/vad/endpointer-config.ts`). */
 const PREFIX_MS = 300;
@@ -25,53 +27,90 @@ const TARGET_MS = 800;
 const FRAME = 320;
 const FRAME_MS = 20;
 
+interface Engine {
+  variant: string;
+  stt: StreamingStt;
+  cpuS: number;
+  speechS: number;
+  loop: LoopDelay;
+}
+
 /**
- * Streaming recognition as the full-duplex voice uses it: each utterance
- * (a cards or LibriVox clip from 300 ms before its voiced onset) is pushed
- * to a RedecodingTranscriber over pocketsphinx in 20 ms frames at wall-clock
+ * Streaming recognition as the voice uses it, both engines side by side:
+ * each utterance (a cards or LibriVox clip from 300 ms before its voiced
+ * onset) is pushed to a recognition session in 20 ms frames at wall-clock
  * pace, as a microphone delivers them; 500 ms after the last voiced audio
- * (the endpointer's end silence) `finish()` is called. From the onset: the
- * first partial with words and the first with a stable prefix; from the
- * end of speech: the final transcript. Re-decode intervals 300, 500, 1000 ms.
+ * (the endpointer's end silence) `finish()` is called. The resident decoder
+ * (its default hypothesis interval) and pocketsphinx_continuous re-decoded
+ * every 500 ms, utterance by utterance in turn. From the onset: the first
+ * partial with words and the first with a stable prefix; from the end of
+ * speech and from `finish()`: the final. Per engine: CPU seconds per second
+ * of speech and the event loop's delay while it decoded.
  */
 export const partials: Benchmark = {
   name: 'partials',
-  description: 'streaming recognition in real time (pocketsphinx re-decoded every 300/500/1000 ms): first partial, first stable partial, final',
+  description: 'streaming recognition in real time, resident pocketsphinx vs pocketsphinx_continuous re-decoded: first partial, first stable partial, final, CPU, event-loop delay',
   run: runPartials,
 };
 
 async function runPartials(options: BenchmarkRunOptions = {}): Promise<Figures> {
   const utterances = await loadUtterances();
-  const stt = new PocketsphinxStt();
+  const engines: Engine[] = [
+    { variant: 'resident', stt: await ResidentPocketsphinxStt.create(), cpuS: 0, speechS: 0, loop: new LoopDelay() },
+    { variant: `spawned_${SPAWNED_INTERVAL_MS}`, stt: new RedecodingStt(new PocketsphinxStt(), { partialIntervalMs: SPAWNED_INTERVAL_MS }), cpuS: 0, speechS: 0, loop: new LoopDelay() },
+  ];
   try {
     // The first run reads the model from a cold disk; in use it stays in the page cache.
-    for await (const _ of stt.transcribe(utterances[0]!.samples, { signal: options.signal }));
+    for (const engine of engines) await transcribeWhole(engine.stt, utterances[0]!.samples);
     const trials: Trial[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const utterance of utterances) {
-        // Intervals interleaved, so a busy spell on the machine hits all three alike.
-        for (const intervalMs of INTERVALS_MS) {
+        // Engines interleaved, so a busy spell on the machine hits both alike.
+        for (const engine of engines) {
           options.signal?.throwIfAborted();
-          const trial = await play(stt, utterance, intervalMs, options.signal);
+          const trial = await measured(engine, utterance, options.signal);
           trials.push(trial);
           const ms = (value: number | undefined) => (value === undefined ? '-' : Math.round(value));
           process.stderr.write(
-            `partials ${trials.length}/${ROUNDS * utterances.length * INTERVALS_MS.length}: ${utterance.name} every ${intervalMs} ms, ` +
+            `partials ${trials.length}/${ROUNDS * utterances.length * engines.length}: ${utterance.name} ${engine.variant}, ` +
               `first partial ${ms(trial.firstPartialMs)}, stable ${ms(trial.firstStableMs)}, final ${ms(trial.finalMs)} ms after onset\n`,
           );
         }
       }
     }
+    const load: Figures = {};
+    for (const engine of engines) {
+      Object.assign(load, {
+        [`${engine.variant}_cpu_s_per_speech_s`]: round(engine.cpuS / engine.speechS),
+        [`${engine.variant}_event_loop_delay_p99_ms`]: round(engine.loop.percentileMs(99)),
+        [`${engine.variant}_event_loop_delay_max_ms`]: round(engine.loop.maxMs()),
+      });
+    }
     return {
-      engine: 'pocketsphinx (pocketsphinx_continuous per decode, -fwdflat no)',
+      resident: `pocketsphinx 0.8 resident (native/pocketsphinx), a hypothesis every ${RESIDENT_DEFAULTS.partialIntervalMs} ms of audio, stable after ${RESIDENT_DEFAULTS.stableAfterMs} ms`,
+      spawned: `pocketsphinx_continuous per decode, re-decoded every ${SPAWNED_INTERVAL_MS} ms (-fwdflat no)`,
       whisper_server: whisperNote(),
       clips: `cards 001-005 whole, LibriVox 0870-0930 first ${LIBRIVOX_MAX_MS} ms`,
       prefix_ms: PREFIX_MS,
       end_silence_ms: END_SILENCE_MS,
       ...partialsFigures(trials, TARGET_MS),
+      ...load,
     };
   } finally {
-    await stt.close();
+    await Promise.allSettled(engines.map((engine) => engine.stt.close()));
+  }
+}
+
+/** One trial, with the CPU it took and the event loop's delay while it ran counted to its engine. */
+async function measured(engine: Engine, utterance: NamedUtterance, signal?: AbortSignal): Promise<Trial> {
+  const cpuBefore = cpuSeconds();
+  engine.loop.start();
+  try {
+    return await play(engine, utterance, signal);
+  } finally {
+    engine.loop.stop();
+    engine.cpuS += cpuSeconds() - cpuBefore;
+    engine.speechS += (utterance.speechEndMs - utterance.onsetMs) / 1000;
   }
 }
 
@@ -86,13 +125,13 @@ async function loadUtterances(): Promise<NamedUtterance[]> {
   return [...cards, ...books];
 }
 
-/** One utterance into a fresh transcriber, frame n pushed (n + 1) x 20 ms after the start. */
-async function play(stt: Stt, utterance: Utterance, intervalMs: number, signal?: AbortSignal): Promise<Trial> {
+/** One utterance into a new recognition session, frame n pushed (n + 1) x 20 ms after the start. */
+async function play(engine: Engine, utterance: Utterance, signal?: AbortSignal): Promise<Trial> {
   const start = now();
-  const transcriber = new RedecodingTranscriber(stt, { intervalMs }, signal);
-  const trial: Trial = { intervalMs, finalMs: 0, speechEndMs: utterance.speechEndMs - utterance.onsetMs, finishCalledMs: 0 };
+  const session = engine.stt.startUtterance(signal ? { signal } : {});
+  const trial: Trial = { variant: engine.variant, finalMs: 0, speechEndMs: utterance.speechEndMs - utterance.onsetMs, finishCalledMs: 0 };
   const sinceOnset = () => elapsedMs(start) - utterance.onsetMs;
-  transcriber.onPartial((partial) => {
+  session.onPartial((partial) => {
     if (partial.text.trim() !== '') trial.firstPartialMs ??= sinceOnset();
     if (partial.stable !== '') trial.firstStableMs ??= sinceOnset();
   });
@@ -100,14 +139,14 @@ async function play(stt: Stt, utterance: Utterance, intervalMs: number, signal?:
     for (let frame = 0; frame * FRAME < utterance.samples.length; frame++) {
       const wait = (frame + 1) * FRAME_MS - elapsedMs(start);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      transcriber.push(utterance.samples.subarray(frame * FRAME, (frame + 1) * FRAME));
+      session.push(utterance.samples.subarray(frame * FRAME, (frame + 1) * FRAME));
     }
     trial.finishCalledMs = sinceOnset();
-    await transcriber.finish();
+    await session.finish();
     trial.finalMs = sinceOnset();
     return trial;
   } finally {
-    transcriber.stop();
+    session.cancel();
   }
 }
 

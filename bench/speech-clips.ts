@@ -15,13 +15,18 @@ export interface SpeechClip {
 
 /** The five clips with their reference transcripts (the `transcription` file, without <s> marks). */
 export async function librivoxClips(): Promise<SpeechClip[]> {
-  const lines = (await readFile(join(LIBRIVOX_DIR, 'transcription'), 'utf8')).split('\n').filter((l) => l.trim() !== '');
+  return transcribedClips(LIBRIVOX_DIR, 'transcription');
+}
+
+/** The WAVs of `dir` named in its transcription file (`<s> words </s> (name)` per line). */
+async function transcribedClips(dir: string, transcription: string): Promise<SpeechClip[]> {
+  const lines = (await readFile(join(dir, transcription), 'utf8')).split('\n').filter((l) => l.trim() !== '');
   const clips: SpeechClip[] = [];
   for (const line of lines) {
     const match = /^<s>\s*(.*?)\s*<\/s>\s*\((.+)\)$/.exec(line.trim());
     if (!match) continue;
     const [, transcript = '', name = ''] = match;
-    const path = join(LIBRIVOX_DIR, `${name}.wav`);
+    const path = join(dir, `${name}.wav`);
     const wav = await readWav(path);
     clips.push({ name, path, samples: toVoiceFormat(wav.samples, wav.sampleRate, wav.channels), transcript });
   }
@@ -33,4 +38,12 @@ export function withTrailingSilence(samples: Int16Array, ms: number): Int16Array
   const out = new Int16Array(samples.length + Math.round((ms * 16_000) / 1000));
   out.set(samples);
   return out;
+}
+
+/** Debian's pocketsphinx-testdata: five short spoken card names, their transcripts and a JSGF grammar of them. */
+export const CARDS_DIR = '/usr/share/pocketsphinx/test/data/cards';
+export const CARDS_GRAMMAR = join(CARDS_DIR, 'cards.gram');
+
+export async function cardsClips(): Promise<SpeechClip[]> {
+  return transcribedClips(CARDS_DIR, 'cards.transcription');
 }

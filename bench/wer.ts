@@ -1,68 +1,100 @@
 import { WavFileInput } from '../src/voice/audio/index.js';
-import { PocketsphinxStt, wordErrors } from '../src/voice/stt/index.js';
+import { RedecodingStt, transcribeWhole } from '../src/voice/streaming/index.js';
+import { PocketsphinxStt, ResidentPocketsphinxStt, wordErrors } from '../src/voice/stt/index.js';
+import type { RecognitionSession, StreamingStt, Vad } from '../src/voice/types.js';
 import { Endpointer, SileroVad } from '../src/voice/vad/index.js';
-import type { Stt } from '../src/voice/types.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { librivoxClips, withTrailingSilence } from './speech-clips.js';
+import { CARDS_GRAMMAR, cardsClips, librivoxClips, withTrailingSilence, type SpeechClip } from './speech-clips.js';
 import { round } from './stats.js';
 
 /**
- * Word error rate of pocketsphinx on the five LibriVox clips, two ways: on
- * each raw file, and through the voice's capture path (the file read as 20
- * ms frames, the Silero endpointer cutting the utterance with its padding,
- * the utterance's samples to the recognizer). The pipeline must not make
- * recognition worse.
+ * Word error rate of both pocketsphinx engines on the same clips in one run:
+ * the resident decoder and the spawned pocketsphinx_continuous, on the five
+ * LibriVox clips (language model) and the five cards clips (language model,
+ * and the cards JSGF grammar). Each two ways: the raw file at once, and
+ * through the voice's capture path (20 ms frames, the Silero endpointer;
+ * recognition opened at its speech start with the pre-roll, fed every frame,
+ * finished at its end, as the voice does).
  */
 export const wer: Benchmark = {
   name: 'wer',
-  description: 'pocketsphinx word error rate on the LibriVox clips: raw files vs through the capture path (frames, VAD)',
+  description: 'word error rate, resident pocketsphinx vs pocketsphinx_continuous, LibriVox and cards clips: raw files and through the capture path (frames, VAD, streaming)',
   run: runWer,
 };
 
-async function runWer(options: BenchmarkRunOptions = {}): Promise<Figures> {
-  const clips = await librivoxClips();
-  const stt = new PocketsphinxStt();
-  const model = await SileroVad.load();
-  const figures: Figures = { clips: clips.length };
-  const totals = { raw: { errors: 0, words: 0 }, pipeline: { errors: 0, words: 0 } };
-  try {
-    for (const [i, clip] of clips.entries()) {
-      options.signal?.throwIfAborted();
-      const raw = await finalText(stt, clip.samples);
-      const endpointer = new Endpointer(model);
-      const input = new WavFileInput(clip.name, withTrailingSilence(clip.samples, 1000));
-      const utterances: Int16Array[] = [];
-      for await (const frame of input.frames()) {
-        for (const event of await endpointer.push(frame.samples)) if (event.type === 'speech_end') utterances.push(event.samples);
-      }
-      for (const event of await endpointer.flush()) if (event.type === 'speech_end') utterances.push(event.samples);
-      const heard: string[] = [];
-      for (const utterance of utterances) heard.push(await finalText(stt, utterance));
-      const through = heard.join(' ');
-      const rawErrors = wordErrors(clip.transcript, raw);
-      const pipeErrors = wordErrors(clip.transcript, through);
-      totals.raw.errors += rawErrors.errors;
-      totals.raw.words += rawErrors.referenceWords;
-      totals.pipeline.errors += pipeErrors.errors;
-      totals.pipeline.words += pipeErrors.referenceWords;
-      Object.assign(figures, {
-        [`clip${i + 1}_raw_wer`]: round(rawErrors.errors / rawErrors.referenceWords),
-        [`clip${i + 1}_pipeline_wer`]: round(pipeErrors.errors / pipeErrors.referenceWords),
-        [`clip${i + 1}_utterances`]: utterances.length,
-      });
-      process.stderr.write(`wer: ${clip.name}\n  reference: ${clip.transcript}\n  raw:       ${raw}\n  pipeline:  ${through}\n`);
-    }
-  } finally {
-    await model.close();
-    await stt.close();
-  }
-  const rawWer = totals.raw.errors / totals.raw.words;
-  const pipelineWer = totals.pipeline.errors / totals.pipeline.words;
-  return { ...figures, raw_wer: round(rawWer), pipeline_wer: round(pipelineWer), pipeline_not_worse: String(pipelineWer <= rawWer) };
+interface Count {
+  errors: number;
+  words: number;
 }
 
-async function finalText(stt: Stt, samples: Int16Array): Promise<string> {
-  let text = '';
-  for await (const result of stt.transcribe(samples)) if (result.final) text = result.text;
-  return text;
+async function runWer(options: BenchmarkRunOptions = {}): Promise<Figures> {
+  const sets: Array<{ name: string; clips: SpeechClip[]; jsgf?: string }> = [
+    { name: 'librivox', clips: await librivoxClips() },
+    { name: 'cards', clips: await cardsClips() },
+    { name: 'cards_grammar', clips: await cardsClips(), jsgf: CARDS_GRAMMAR },
+  ];
+  const vad = await SileroVad.load();
+  const figures: Figures = {};
+  try {
+    for (const set of sets) {
+      const grammar = set.jsgf === undefined ? {} : { jsgf: set.jsgf };
+      const engines: Array<[string, StreamingStt]> = [
+        ['resident', await ResidentPocketsphinxStt.create(grammar)],
+        ['spawned', new RedecodingStt(new PocketsphinxStt(grammar), { partialIntervalMs: 0 })],
+      ];
+      try {
+        for (const [engine, stt] of engines) {
+          const totals = { raw: { errors: 0, words: 0 }, pipeline: { errors: 0, words: 0 } };
+          for (const clip of set.clips) {
+            options.signal?.throwIfAborted();
+            const raw = (await transcribeWhole(stt, clip.samples)).text;
+            const through = await throughCapturePath(stt, vad, clip);
+            add(totals.raw, clip.transcript, raw);
+            add(totals.pipeline, clip.transcript, through);
+            process.stderr.write(`wer ${set.name} ${engine} ${clip.name}\n  reference: ${clip.transcript}\n  raw:       ${raw}\n  pipeline:  ${through}\n`);
+          }
+          Object.assign(figures, {
+            [`${set.name}_${engine}_raw_wer`]: round(totals.raw.errors / totals.raw.words),
+            [`${set.name}_${engine}_pipeline_wer`]: round(totals.pipeline.errors / totals.pipeline.words),
+          });
+        }
+      } finally {
+        await Promise.allSettled(engines.map(([, stt]) => stt.close()));
+      }
+    }
+  } finally {
+    await vad.close();
+  }
+  return figures;
+}
+
+function add(count: Count, reference: string, heard: string): void {
+  const { errors, referenceWords } = wordErrors(reference, heard);
+  count.errors += errors;
+  count.words += referenceWords;
+}
+
+/** The clip (plus 1 s of silence) as a microphone would give it; the words of every utterance the endpointer found. */
+async function throughCapturePath(stt: StreamingStt, vad: Vad, clip: SpeechClip): Promise<string> {
+  const endpointer = new Endpointer(vad);
+  const input = new WavFileInput(clip.name, withTrailingSilence(clip.samples, 1000));
+  const heard: string[] = [];
+  let open: RecognitionSession | undefined;
+  const onEvents = async (events: Awaited<ReturnType<Endpointer['push']>>): Promise<void> => {
+    for (const event of events) {
+      if (event.type === 'speech_start') {
+        open = stt.startUtterance();
+        open.push(event.samples);
+      } else if (open) {
+        heard.push((await open.finish()).text);
+        open = undefined;
+      }
+    }
+  };
+  for await (const frame of input.frames()) {
+    open?.push(frame.samples);
+    await onEvents(await endpointer.push(frame.samples));
+  }
+  await onEvents(await endpointer.flush());
+  return heard.join(' ');
 }

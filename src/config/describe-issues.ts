@@ -12,7 +12,11 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
   const at = issue.path.map(String).join('.');
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((key) => `unknown key ${at ? `${at}.` : ''}${key}`);
+      return issue.keys.map((key) => {
+        const path = `${at ? `${at}.` : ''}${key}`;
+        const moved = MOVED_KEYS[path];
+        return moved === undefined ? `unknown key ${path}` : `unknown key ${path} (it moved to ${moved})`;
+      });
     case 'invalid_type':
       if (issue.input === undefined) return [`missing key ${at}`];
       return [`${at || 'the file'} must be ${typeName(issue.expected)} (got ${typeOfTomlValue(issue.input)})`];
@@ -32,6 +36,11 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
       return [`${at}: ${issue.message}`];
   }
 }
+
+/** Keys an earlier version had, and where they live now. */
+const MOVED_KEYS: Readonly<Record<string, string>> = {
+  'duplex.partial_interval_ms': 'stt.partial_interval_ms',
+};
 
 function bound(issue: { origin: string; minimum?: unknown; maximum?: unknown }): string {
   const n = String(issue.minimum ?? issue.maximum);

@@ -151,8 +151,6 @@ const duplexSchema = z.strictObject({
   false_interruption_timeout_ms: z.int().min(0).max(30_000).default(2000),
   /** Longest wait for cleanup after an error before listening again. */
   recovery_timeout_ms: z.int().min(100).max(60_000).default(3000),
-  /** How often the growing utterance is decoded again for partial transcripts; 0 = no partials. */
-  partial_interval_ms: z.int().min(0).max(10_000).default(1000),
   /** A second, less suppressed echo canceller that catches speech over loud echo sooner (see BENCHMARKS.md, echo). */
   double_talk: z.boolean().default(true),
   /** WebRTC echo suppression: "high" keeps the assistant's voice from sounding like the user's. */
@@ -191,10 +189,18 @@ export const configSchema = z.strictObject({
       url: z.union([z.literal(''), z.string().url()]).default(''),
     })
     .prefault({}),
-  /** Speech to text: pocketsphinx works offline with Debian's model; whisper needs a whisper.cpp model. */
+  /**
+   * Speech to text: pocketsphinx is a resident decoder fed as you speak (Debian's model, offline);
+   * pocketsphinx_continuous spawns the program per utterance; whisper needs a whisper.cpp model.
+   */
   stt: z
     .strictObject({
-      engine: z.enum(['pocketsphinx', 'whisper']).default('pocketsphinx'),
+      engine: z.enum(['pocketsphinx', 'pocketsphinx_continuous', 'whisper']).default('pocketsphinx'),
+      /**
+       * A partial transcript every this many ms of speech; 0 = none. Unset: 100 for the resident
+       * decoder (a hypothesis costs almost nothing), 1000 for the others (each re-decodes the utterance).
+       */
+      partial_interval_ms: z.int().min(0).max(10_000).optional(),
       /** A JSGF grammar for pocketsphinx (only these phrases are heard); empty = free speech. */
       grammar: z.string().default(''),
       /** Transcripts the engine is less sure of than this (0..1) are dropped without asking the LLM. */
@@ -222,8 +228,18 @@ export const configSchema = z.strictObject({
       min_speech_ms: z.int().min(0).max(5000).default(250),
       /** Silence that ends an utterance. */
       silence_ms: z.int().min(100).max(10_000).default(500),
+      /**
+       * A shorter silence that ends an utterance when the resident recognizer hears a finished
+       * sentence (its words unchanged that long, where the language model expects an end, or a
+       * complete grammar sentence); 0 = off. Must be below silence_ms.
+       */
+      sentence_end_silence_ms: z.int().min(0).max(10_000).default(0),
       /** Audio kept from before speech started, so no first word is clipped. */
       prefix_ms: z.int().min(0).max(2000).default(300),
+    })
+    .refine((vad) => vad.sentence_end_silence_ms < vad.silence_ms, {
+      path: ['sentence_end_silence_ms'],
+      message: 'must be below vad.silence_ms (0 = off)',
     })
     .prefault({}),
   duplex: duplexSchema.prefault({}),

@@ -6,6 +6,7 @@ import { messageOf } from '../errors/index.js';
 import { memoryEnabled } from '../memory/index.js';
 import { loadApmAddon } from '../voice/apm/index.js';
 import { chooseDevice, loadPortAudio } from '../voice/devices/index.js';
+import { loadPocketsphinxAddon } from '../voice/stt/index.js';
 import { sileroModelPath } from '../voice/vad/index.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
 import { findProgram } from './programs.js';
@@ -38,15 +39,26 @@ export async function llmCheck({ config }: DoctorContext): Promise<CheckResult> 
 }
 
 export async function sttCheck({ config, env }: DoctorContext): Promise<CheckResult> {
-  if (config.stt.engine === 'pocketsphinx') {
-    const program = findProgram('pocketsphinx_continuous', env);
+  const { engine, grammar } = config.stt;
+  if (engine === 'pocketsphinx' || engine === 'pocketsphinx_continuous') {
+    const name = `STT (${engine})`;
     const model = '/usr/share/pocketsphinx/model/en-us/en-us';
-    if (!program) return failed('STT (pocketsphinx)', 'pocketsphinx_continuous is not on PATH', `\`sudo apt-get install pocketsphinx pocketsphinx-en-us\`, or ${SETUP}`);
-    if (!existsSync(model)) return failed('STT (pocketsphinx)', `no acoustic model at ${model}`, '`sudo apt-get install pocketsphinx-en-us`');
-    if (config.stt.grammar !== '' && !existsSync(expandHome(config.stt.grammar))) {
-      return failed('STT (pocketsphinx)', `the grammar ${config.stt.grammar} does not exist`, 'fix `[stt] grammar` or set it to ""');
+    let program: string | undefined;
+    if (engine === 'pocketsphinx') {
+      try {
+        loadPocketsphinxAddon();
+      } catch (error) {
+        return failed(name, messageOf(error), SETUP);
+      }
+    } else {
+      program = findProgram('pocketsphinx_continuous', env);
+      if (!program) return failed(name, 'pocketsphinx_continuous is not on PATH', `\`sudo apt-get install pocketsphinx pocketsphinx-en-us\`, or ${SETUP}`);
     }
-    return passed('STT (pocketsphinx)', `${program}, model ${model}`);
+    if (!existsSync(model)) return failed(name, `no acoustic model at ${model}`, '`sudo apt-get install pocketsphinx-en-us`');
+    if (grammar !== '' && !existsSync(expandHome(grammar))) {
+      return failed(name, `the grammar ${grammar} does not exist`, 'fix `[stt] grammar` or set it to ""');
+    }
+    return passed(name, `${program ?? 'resident decoder (native/pocketsphinx)'}, model ${model}`);
   }
   const { url, binary, model } = config.whisper;
   if (url !== '') {

@@ -1,20 +1,34 @@
 import { expandHome, voiceLanguages, type Config } from '../config/index.js';
 import { Endpointer, SileroVad } from './vad/index.js';
-import { filterTranscript, PocketsphinxStt, startWhisperServer, WhisperServerStt, type WhisperProcess } from './stt/index.js';
+import { RedecodingStt } from './streaming/index.js';
+import { filterTranscript, PocketsphinxStt, ResidentPocketsphinxStt, startWhisperServer, WhisperServerStt, type WhisperProcess } from './stt/index.js';
 import { EspeakTts, KokoroTts } from './tts/index.js';
 import type { DetectorEvent, TranscriptCheck, UtteranceDetector } from './session/voice-session.js';
-import type { Stt, Tts } from './types.js';
+import type { StreamingStt, Stt, Tts } from './types.js';
 import type { EndpointerEvent } from './vad/index.js';
 
+/** `[stt] partial_interval_ms` when unset: hypotheses of the resident decoder are cheap, a re-decode is not. */
+const PARTIAL_INTERVAL_MS = { resident: 100, redecoding: 1000 } as const;
+
 /**
- * Speech to text from `[stt]`: pocketsphinx (Debian's model, optional JSGF
- * grammar), or whisper-server: the one at `[whisper] url`, or one started
- * here with the model, device and port of `[whisper]` and stopped on close.
+ * Streaming speech to text from `[stt]`: the resident pocketsphinx decoder
+ * (Debian's model, optional JSGF grammar), or a batch engine behind the
+ * re-decoding adapter: pocketsphinx_continuous spawned per decode, or
+ * whisper-server (the one at `[whisper] url`, or one started here with the
+ * model, device and port of `[whisper]` and stopped on close).
  */
-export async function sttFromConfig(config: Config): Promise<Stt> {
-  if (config.stt.engine === 'pocketsphinx') {
-    return new PocketsphinxStt(config.stt.grammar === '' ? {} : { jsgf: expandHome(config.stt.grammar) });
+export async function sttFromConfig(config: Config): Promise<StreamingStt> {
+  const { engine, grammar, partial_interval_ms: interval } = config.stt;
+  const jsgf = grammar === '' ? {} : { jsgf: expandHome(grammar) };
+  if (engine === 'pocketsphinx') {
+    return ResidentPocketsphinxStt.create({ ...jsgf, partialIntervalMs: interval ?? PARTIAL_INTERVAL_MS.resident });
   }
+  const partialIntervalMs = interval ?? PARTIAL_INTERVAL_MS.redecoding;
+  if (engine === 'pocketsphinx_continuous') return new RedecodingStt(new PocketsphinxStt(jsgf), { partialIntervalMs });
+  return new RedecodingStt(await whisperFromConfig(config), { partialIntervalMs });
+}
+
+async function whisperFromConfig(config: Config): Promise<Stt> {
   const { url, binary, model, device, port } = config.whisper;
   if (url !== '') return new WhisperServerStt({ url });
   const server: WhisperProcess = await startWhisperServer({ binary, model: expandHome(model), device, port, configKey: 'whisper.model' });
@@ -42,18 +56,21 @@ export async function detectorFromConfig(config: Config): Promise<UtteranceDetec
     threshold: config.vad.threshold,
     minSpeechMs: config.vad.min_speech_ms,
     endSilenceMs: config.vad.silence_ms,
+    sentenceEndSilenceMs: config.vad.sentence_end_silence_ms,
     prefixPaddingMs: config.vad.prefix_ms,
   });
+  const holdMs = config.vad.sentence_end_silence_ms;
   return {
     push: async (frame) => detectorEvents(await endpointer.push(frame.samples)),
     flush: async () => detectorEvents(await endpointer.flush()),
     reset: () => endpointer.reset(),
+    setSentenceCheck: (check) => endpointer.setSentenceCheck(check && (() => check(holdMs))),
     close: () => vad.close(),
   };
 }
 
 function detectorEvents(events: EndpointerEvent[]): DetectorEvent[] {
-  return events.map((e) => (e.type === 'speech_start' ? { type: 'start', frame: e.frameIndex } : { type: 'end', frame: e.endFrameIndex, samples: e.samples }));
+  return events.map((e) => (e.type === 'speech_start' ? { type: 'start', frame: e.frameIndex, samples: e.samples } : { type: 'end', frame: e.endFrameIndex, samples: e.samples }));
 }
 
 /** `[stt] min_confidence` and the empty, punctuation-only and non-speech rules. */

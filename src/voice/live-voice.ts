@@ -45,7 +45,6 @@ export async function startLiveVoice(options: LiveVoiceOptions): Promise<LiveVoi
   let session: VoiceSession | undefined;
   const confirmation = voiceConfirmation({
     speaker,
-    stt,
     listen: (signal) => session?.listenOnce('answer', signal) ?? Promise.resolve(undefined),
     language: () => session?.language ?? 'en',
   });

@@ -62,10 +62,61 @@ export interface Transcript {
   confidence?: number;
 }
 
-/** Speech to text for one utterance: partial results (if the engine makes them), then one final. */
+/** Speech to text of a whole utterance at once (a batch engine): partial results (if the engine makes them), then one final. */
 export interface Stt {
   readonly name: string;
   transcribe(audio: Int16Array, options?: { signal?: AbortSignal; language?: string }): AsyncIterable<Transcript>;
+  close(): Promise<void>;
+}
+
+/** What recognition makes of an utterance while it is still being spoken. */
+export interface PartialTranscript {
+  text: string;
+  /** The leading words the engine is unlikely to change any more ('' until there are some). */
+  stable: string;
+  /** Milliseconds of the utterance's audio (pre-roll included) the partial covers. */
+  audioMs: number;
+}
+
+/** Timers on the caller's clock (the audio clock in full duplex), for engines that decode on a timer. */
+export interface SessionTimers {
+  set(fire: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export interface RecognitionOptions {
+  signal?: AbortSignal;
+  /** The expected language, for engines that take one. */
+  language?: string;
+  timers?: SessionTimers;
+}
+
+/**
+ * The recognition of one utterance, fed as it is captured: partials while
+ * it lasts, one final transcript at the end. Only the final reaches the LLM.
+ */
+export interface RecognitionSession {
+  /** More of the utterance: the pre-roll at once, then 20 ms frames as they arrive. */
+  push(samples: Int16Array): void;
+  /** Partial transcripts in order; returns the unsubscribe function. */
+  onPartial(listener: (partial: PartialTranscript) => void): () => void;
+  /** The utterance ended: its final transcript. Rejects with STT_CANCELLED after `cancel`. */
+  finish(): Promise<Transcript>;
+  /** Drops the utterance (a barge-in that came to nothing, a cancelled turn); idempotent. */
+  cancel(): void;
+  /**
+   * Whether the words so far make a finished sentence (the language model expects it to end
+   * there, or a grammar sentence is complete) that has stood unchanged for `holdMs` of audio.
+   * Engines that cannot tell leave it out.
+   */
+  sentenceComplete?(holdMs: number): boolean;
+}
+
+/** Streaming speech to text: every engine the voice uses, resident or batch behind an adapter. */
+export interface StreamingStt {
+  readonly name: string;
+  /** Opens one utterance's recognition. An engine with one decoder serves them one after another, in order. */
+  startUtterance(options?: RecognitionOptions): RecognitionSession;
   close(): Promise<void>;
 }
 

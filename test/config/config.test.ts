@@ -30,6 +30,10 @@ describe('config merge over the built-in defaults', () => {
     expect(c.voice.en).toEqual({ lang: 'en-us', blend: { af_heart: 1.0 } });
     expect(c.voice.it?.blend).toEqual({ if_sara: 0.8, af_bella: 0.2 });
     expect(c.env).toEqual({});
+    expect(c.stt.engine).toBe('pocketsphinx');
+    // Unset: the engine's own interval (engines.ts).
+    expect(c.stt.partial_interval_ms).toBeUndefined();
+    expect(c.vad.sentence_end_silence_ms).toBe(0);
   });
 
   it('lets a new language be added with both of its keys', () => {
@@ -51,6 +55,9 @@ describe('config errors name the key', () => {
     [{ env: { A: [1] } }, 'config: env.A must be a string or a number or a boolean (got array)'],
     [{ llm: 'not a url' }, 'config: llm must be a valid URL (got "not a url")'],
     [{ whisper: { port: 70000 } }, 'config: whisper.port must be <= 65535'],
+    [{ duplex: { partial_interval_ms: 0 } }, 'config: unknown key duplex.partial_interval_ms (it moved to stt.partial_interval_ms)'],
+    [{ stt: { engine: 'sphinx' } }, 'config: stt.engine must be one of "pocketsphinx", "pocketsphinx_continuous", "whisper"'],
+    [{ vad: { sentence_end_silence_ms: 500 } }, 'config: vad.sentence_end_silence_ms: must be below vad.silence_ms (0 = off)'],
   ])('%j -> %s', (raw, message) => {
     const result = validateConfig(raw);
     expect(result.ok).toBe(false);

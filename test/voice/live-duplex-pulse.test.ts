@@ -43,7 +43,7 @@ describe.skipIf(skipReason !== undefined)('the full-duplex voice on a PulseAudio
     home = await makeTempDir('da-live-duplex-');
     llm = await startScriptedLlmServer({ split: { seed: 3, maxBytes: 23 } });
     const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = what is the weather | [please] stop talking [now];\n');
-    await home.write('config/config.toml', `mode = "full_duplex_agent"\nllm = "${llm.url}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n[duplex]\npartial_interval_ms = 0\n`);
+    await home.write('config/config.toml', `mode = "full_duplex_agent"\nllm = "${llm.url}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n`);
     daemon = await startDaemon({
       configDir: join(home.path, 'config'),
       env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') },

@@ -14,7 +14,7 @@ import type { ConfirmationChannel } from '../../host/router/index.js';
 import type { Apm } from '../apm/index.js';
 import { overrunEvent, type OverrunReport } from '../buffers/index.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
-import { FRAME_SAMPLES, type AudioFrame, type AudioInput, type AudioOutput, type Stt, type Tts, type Vad } from '../types.js';
+import { FRAME_SAMPLES, type AudioFrame, type AudioInput, type AudioOutput, type PartialTranscript, type StreamingStt, type Tts, type Vad } from '../types.js';
 import { Endpointer, type EndpointerConfig } from '../vad/index.js';
 import { BargeInDetector } from './barge-in-detector.js';
 import { CaptureQueue } from './capture-queue.js';
@@ -36,7 +36,8 @@ export interface DuplexVoiceOptions {
   vad: Vad;
   /** Speech over loud echo: a less suppressing echo canceller and a VAD of its own (see BargeInDetector). */
   doubleTalk?: { apm: Apm; vad: Vad };
-  stt: Stt;
+  /** Recognition of confirmed speech; its partial interval is the engine's. */
+  stt: StreamingStt;
   tts: Tts;
   conversation: Conversation;
   bus: AssistantBus;
@@ -48,8 +49,8 @@ export interface DuplexVoiceOptions {
   defaultLanguage: string;
   config?: Partial<DuplexConfig>;
   endpointer?: Partial<EndpointerConfig>;
-  /** Partial transcripts while the user speaks; 0 = none (default 1000). */
-  partialIntervalMs?: number;
+  /** Each partial transcript of the user's speech (the conversation may prepare for the question). */
+  onPartial?: (partial: PartialTranscript) => void;
   renderBufferMs?: number;
   /** Microphone audio held for a loop that falls behind (default 2000); beyond it the oldest is dropped with an overrun event. */
   captureBufferMs?: number;
@@ -146,7 +147,7 @@ export class DuplexVoice {
       scores,
       stt: options.stt,
       checkTranscript: options.checkTranscript,
-      partialIntervalMs: options.partialIntervalMs ?? 1000,
+      ...(options.onPartial ? { onPartial: options.onPartial } : {}),
       setTimer: (fire, ms) => this.frameTimers.set(fire, ms),
       clearTimer: (handle) => this.frameTimers.clear(handle),
       bus,

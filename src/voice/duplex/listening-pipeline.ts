@@ -5,15 +5,16 @@
  * utterances from the same cleaned audio and scores, and an utterance is
  * reported only when the detector confirmed speech in it: echo residue and
  * coughs under a reply never reach speech recognition. A confirmed
- * utterance streams partial transcripts while it lasts and gets one final
- * transcript after it ends, in utterance order.
+ * utterance is recognized as it is spoken (from the endpointer's pre-roll,
+ * or the last moments when the endpointer had not started one yet): partial
+ * transcripts while it lasts, one final transcript after it ends, in
+ * utterance order.
  */
 import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus } from '../../events/index.js';
 import { concatSamples } from '../audio/index.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
-import { RedecodingTranscriber } from '../streaming/index.js';
-import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type Stt, type Transcript } from '../types.js';
+import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type PartialTranscript, type RecognitionSession, type StreamingStt, type Transcript } from '../types.js';
 import type { Endpointer, EndpointerEvent } from '../vad/index.js';
 import type { BargeInDetector, BargeInSpeechStarted } from './barge-in-detector.js';
 import type { ScoreReplayVad } from './score-replay-vad.js';
@@ -24,11 +25,9 @@ export interface ListeningPipelineOptions {
   /** Cuts utterances; its VAD is `scores`, fed by the detector. */
   endpointer: Endpointer;
   scores: ScoreReplayVad;
-  stt: Stt;
+  stt: StreamingStt;
   checkTranscript: TranscriptCheck;
-  /** 0: no partial transcripts. */
-  partialIntervalMs: number;
-  /** The partial decodes' timers (the voice's, on the audio clock). */
+  /** Timers for engines that decode on one (the voice's, on the audio clock). */
   setTimer: (fire: () => void, ms: number) => unknown;
   clearTimer: (handle: unknown) => void;
   bus: AssistantBus;
@@ -41,10 +40,12 @@ export interface ListeningPipelineOptions {
   confidenceScale: (duringPlayback: boolean) => number;
   /** The language recognition detected in the last final transcript. */
   onLanguage: (language: string | undefined) => void;
+  /** Each partial transcript of confirmed speech. */
+  onPartial?: (partial: PartialTranscript) => void;
   signal: AbortSignal;
 }
 
-/** Audio kept to start a confirmed utterance's partial decoding from its beginning. */
+/** Audio kept to start recognizing confirmed speech the endpointer has no utterance for yet. */
 const RECENT_MS = 600;
 
 export class ListeningPipeline {
@@ -52,7 +53,10 @@ export class ListeningPipeline {
   private onsetAtMs: number | undefined;
   /** The endpointer is inside an utterance. */
   private inUtterance = false;
-  private transcriber: RedecodingTranscriber | undefined;
+  /** The confirmed speech's recognition, fed every cleaned frame. */
+  private recognition: RecognitionSession | undefined;
+  /** The endpointer's utterance so far (its pre-roll, then every frame), while it lasts. */
+  private utterance: Int16Array[] = [];
   private recent: Int16Array[] = [];
   private transcripts: Promise<void> = Promise.resolve();
   /** How long a confirmed onset may wait for the endpointer's utterance before it counts as over. */
@@ -69,7 +73,9 @@ export class ListeningPipeline {
     scores.feed(result.windows.map((w) => w.probability));
     const events = await endpointer.push(result.cleaned);
     this.remember(result.cleaned);
-    this.transcriber?.push(result.cleaned);
+    this.recognition?.push(result.cleaned);
+    // A speech_start among this frame's events brings a pre-roll that already holds it.
+    if (this.inUtterance) this.utterance.push(result.cleaned);
     if (result.event) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
     for (const event of events) this.onEndpointer(event);
     if (this.onsetAtMs !== undefined && !this.inUtterance && frame.atMs - this.onsetAtMs > this.orphanMs) {
@@ -91,14 +97,15 @@ export class ListeningPipeline {
       this.options.dispatch({ type: 'transcript_empty' });
     }
     this.inUtterance = false;
+    this.utterance = [];
     this.recent = [];
     this.options.detector.reset();
     this.options.endpointer.reset();
   }
 
   close(): void {
-    this.transcriber?.stop();
-    this.transcriber = undefined;
+    this.recognition?.cancel();
+    this.recognition = undefined;
   }
 
   private onOnset(event: BargeInSpeechStarted, startedAtMs: number): void {
@@ -114,71 +121,85 @@ export class ListeningPipeline {
       startedAtMs,
       duringPlayback: event.duringPlayback,
     });
-    this.startPartials();
+    this.startRecognition();
   }
 
   private onEndpointer(event: EndpointerEvent): void {
     if (event.type === 'speech_start') {
       this.inUtterance = true;
+      this.utterance = [event.samples];
       return;
     }
     this.inUtterance = false;
+    this.utterance = [];
     // Not confirmed by the detector: echo residue, or a cough under the reply.
     if (this.onsetAtMs === undefined) return;
     const durationMs = Math.round((event.samples.length / SAMPLE_RATE) * 1000);
     this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: event.endFrameIndex, durationMs, atMs: this.options.eventClock() });
+    const recognition = this.recognition;
+    this.recognition = undefined;
     this.endSpeech();
-    // The strongly cleaned audio, whichever rule caught the speech: the less suppressed one lets the
-    // assistant's own words through, and in the loopback bench they came back as transcripts (false turns).
-    this.transcribe(event.samples);
+    if (recognition) this.transcribe(recognition);
   }
 
   private endSpeech(): void {
     this.onsetAtMs = undefined;
-    this.transcriber?.stop();
-    this.transcriber = undefined;
+    this.recognition?.cancel();
+    this.recognition = undefined;
+    this.options.endpointer.setSentenceCheck(undefined);
     this.options.dispatch({ type: 'speech_ended' });
   }
 
-  private startPartials(): void {
-    const { partialIntervalMs, stt, signal, bus, eventClock: clock, dispatch, setTimer, clearTimer } = this.options;
-    if (partialIntervalMs <= 0) return;
-    const transcriber = new RedecodingTranscriber(stt, { intervalMs: partialIntervalMs, setTimer, clearTimer }, signal);
-    transcriber.push(concatSamples(this.recent));
-    transcriber.onPartial((partial) => {
-      if (this.transcriber !== transcriber || partial.text.trim() === '') return;
+  /**
+   * Recognition of the strongly cleaned audio, whichever rule caught the speech: the less
+   * suppressed one lets the assistant's own words through, and in the loopback bench they
+   * came back as transcripts (false turns).
+   */
+  private startRecognition(): void {
+    const { stt, signal, bus, eventClock: clock, dispatch, setTimer, clearTimer } = this.options;
+    const recognition = stt.startUtterance({ signal, timers: { set: setTimer, clear: clearTimer } });
+    recognition.onPartial((partial) => {
+      if (this.recognition !== recognition || partial.text.trim() === '') return;
       bus.emit({ type: 'voice.transcript', stage: 'stt', text: clip(partial.text), stable: clip(partial.stable), final: false, atMs: clock() });
+      this.options.onPartial?.(partial);
       dispatch({ type: 'transcript_partial', text: partial.text });
     });
-    this.transcriber = transcriber;
+    recognition.push(concatSamples(this.inUtterance ? this.utterance : this.recent));
+    this.recognition = recognition;
+    const { endpointer } = this.options;
+    const holdMs = endpointer.config.sentenceEndSilenceMs;
+    endpointer.setSentenceCheck(recognition.sentenceComplete ? () => recognition.sentenceComplete?.(holdMs) ?? false : undefined);
   }
 
   /** Final transcripts in utterance order: the state machine pairs each with its utterance. */
-  private transcribe(samples: Int16Array): void {
-    const { stt, checkTranscript, bus, eventClock: clock, dispatch, signal } = this.options;
+  private transcribe(recognition: RecognitionSession): void {
+    const { checkTranscript, bus, eventClock: clock, dispatch, signal } = this.options;
+    const started = clock();
+    // Finished now, so the decoder ends the utterance at once; reported in order below.
+    const final = recognition.finish();
+    final.catch(() => undefined);
     this.transcripts = this.transcripts.then(async () => {
-      const started = clock();
-      let final: Transcript = { text: '', final: true };
+      let transcript: Transcript = { text: '', final: true };
       try {
-        for await (const result of stt.transcribe(samples, { signal })) if (result.final) final = result;
+        transcript = await final;
       } catch (error) {
         if (signal.aborted) return;
         bus.emit({ type: 'error', stage: 'stt', code: isAppError(error) ? error.code : 'STT_FAILED', message: messageOf(error), recoverable: true, atMs: clock() });
       }
-      const dropped = checkTranscript(final);
+      const dropped = checkTranscript(transcript);
       bus.emit({
         type: 'voice.transcript',
         stage: 'stt',
-        text: clip(final.text),
+        text: clip(transcript.text),
         final: true,
-        ...(final.language ? { language: final.language } : {}),
+        ...(transcript.language ? { language: transcript.language } : {}),
         ...(dropped ? { dropped } : {}),
         durationMs: clock() - started,
         atMs: clock(),
       });
       if (dropped) return dispatch({ type: 'transcript_empty' });
-      this.options.onLanguage(final.language);
-      dispatch({ type: 'transcript_final', text: final.text });
+      this.options.onLanguage(transcript.language);
+      dispatch({ type: 'transcript_final', text: transcript.text });
     });
   }
 

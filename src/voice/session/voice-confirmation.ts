@@ -1,13 +1,12 @@
 import type { ConfirmationChannel } from '../../host/router/index.js';
-import type { Stt } from '../types.js';
 import type { Speaker } from './speaker.js';
+import type { HeardUtterance } from './voice-session.js';
 import { confirmationPrompt, spokenAnswer } from './spoken-answer.js';
 
 export interface VoiceConfirmationOptions {
   speaker: Speaker;
-  stt: Stt;
-  /** Records the answer: samples once the VAD hears it end, undefined when nobody spoke before `signal` aborted. */
-  listen: (signal: AbortSignal) => Promise<Int16Array | undefined>;
+  /** Records the answer: the utterance once the VAD hears it end, undefined when nobody spoke before `signal` aborted. */
+  listen: (signal: AbortSignal) => Promise<HeardUtterance | undefined>;
   /** The language of the question being answered (the turn's). */
   language: () => string;
 }
@@ -27,11 +26,19 @@ export function voiceConfirmation(options: VoiceConfirmationOptions): Confirmati
       await options.speaker.say(confirmationPrompt(request.tool, request.reason, language), language, request.turnId, signal);
       await options.speaker.drain();
       if (signal.aborted) return { answer: 'denied' };
-      const samples = await options.listen(signal);
-      if (!samples) return { answer: 'denied' };
-      let text = '';
-      for await (const result of options.stt.transcribe(samples, { signal, language })) if (result.final) text = result.text;
-      return spokenAnswer(text) === 'yes' ? { answer: 'approved' } : { answer: 'denied' };
+      const heard = await options.listen(signal);
+      if (!heard) return { answer: 'denied' };
+      const stop = (): void => heard.recognition.cancel();
+      signal.addEventListener('abort', stop, { once: true });
+      try {
+        const { text } = await heard.recognition.finish();
+        return spokenAnswer(text) === 'yes' ? { answer: 'approved' } : { answer: 'denied' };
+      } catch {
+        // Not heard (a recognizer failure, a cancelled question): not a yes.
+        return { answer: 'denied' };
+      } finally {
+        signal.removeEventListener('abort', stop);
+      }
     },
   };
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, isAppError, messageOf } from '../../errors/index.js';
+import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus, type VoiceTrigger } from '../../events/index.js';
 import type { Conversation, TurnOutcome } from '../../host/conversation/index.js';
 import type { ConfirmationChannel } from '../../host/router/index.js';
-import type { AudioFrame, AudioInput, Stt, Transcript } from '../types.js';
+import type { AudioFrame, AudioInput, PartialTranscript, RecognitionSession, StreamingStt, Transcript } from '../types.js';
 import { SAMPLE_RATE } from '../types.js';
 import type { Speaker } from './speaker.js';
 
@@ -14,9 +14,21 @@ export interface UtteranceDetector {
   /** The input ended or the recording was stopped: an utterance still open ends here. */
   flush(): Promise<DetectorEvent[]>;
   reset(): void;
+  /**
+   * Lets the words recognized so far end an utterance before the whole end silence (see
+   * `Endpointer.setSentenceCheck`): `holdMs` is the shorter silence, the check the recognizer's.
+   */
+  setSentenceCheck?(check: ((holdMs: number) => boolean) | undefined): void;
 }
 
-export type DetectorEvent = { type: 'start'; frame: number } | { type: 'end'; frame: number; samples: Int16Array };
+/** `start` carries the utterance so far (its pre-roll), `end` the whole utterance. */
+export type DetectorEvent = { type: 'start'; frame: number; samples: Int16Array } | { type: 'end'; frame: number; samples: Int16Array };
+
+/** An utterance the VAD cut, and its recognition, fed while it was spoken; `answer` finishes it. */
+export interface HeardUtterance {
+  samples: Int16Array;
+  recognition: RecognitionSession;
+}
 
 /** Decides whether a final transcript is worth a turn: why not, when not. */
 export type TranscriptCheck = (transcript: Transcript) => string | undefined;
@@ -24,7 +36,7 @@ export type TranscriptCheck = (transcript: Transcript) => string | undefined;
 export interface VoiceSessionOptions {
   input: AudioInput;
   detector: UtteranceDetector;
-  stt: Stt;
+  stt: StreamingStt;
   speaker: Speaker;
   conversation: Conversation;
   bus: AssistantBus;
@@ -37,6 +49,8 @@ export interface VoiceSessionOptions {
   confirmation: ConfirmationChannel;
   /** Picks a sentence's language for the voice (the predecessor decided per sentence). */
   sentenceLanguage: (sentence: string, fallback: string) => string;
+  /** Each partial transcript while the user speaks (the conversation may prepare for the question). */
+  onPartial?: (partial: PartialTranscript) => void;
   clock?: () => number;
 }
 
@@ -83,15 +97,14 @@ export class VoiceSession {
     this.emitListening(trigger);
     const { detector } = this.options;
     detector.reset();
-    for await (const frame of this.options.input.frames({ signal })) {
-      for (const event of await detector.push(frame)) {
-        const result = await this.onDetectorEvent(event, signal);
-        if (result) results.push(result);
+    const utterances = new UtteranceRecognition(this, detector, signal);
+    try {
+      for await (const frame of this.options.input.frames({ signal })) {
+        for (const heard of utterances.frame(frame.samples, await detector.push(frame))) results.push(await this.answer(heard, signal));
       }
-    }
-    for (const event of await detector.flush()) {
-      const result = await this.onDetectorEvent(event, signal);
-      if (result) results.push(result);
+      for (const heard of utterances.frame(undefined, await detector.flush())) results.push(await this.answer(heard, signal));
+    } finally {
+      utterances.cancel();
     }
     return results;
   }
@@ -99,31 +112,32 @@ export class VoiceSession {
   /**
    * One recording: frames from now until the VAD hears the end of an
    * utterance, or `stop` aborts (then what was said so far is the
-   * utterance); the samples, or undefined when nobody spoke.
+   * utterance); undefined when nobody spoke.
    */
-  async listenOnce(trigger: VoiceTrigger, stop: AbortSignal): Promise<Int16Array | undefined> {
+  async listenOnce(trigger: VoiceTrigger, stop: AbortSignal): Promise<HeardUtterance | undefined> {
     this.emitListening(trigger);
     const { detector } = this.options;
     detector.reset();
+    const utterances = new UtteranceRecognition(this, detector);
     try {
-      for await (const frame of this.options.input.frames({ signal: stop })) {
-        for (const event of await detector.push(frame)) {
-          this.emitSpeech(event);
-          if (event.type === 'end') return event.samples;
+      try {
+        for await (const frame of this.options.input.frames({ signal: stop })) {
+          const [heard] = utterances.frame(frame.samples, await detector.push(frame));
+          if (heard) return heard;
         }
+      } catch (error) {
+        if (!stop.aborted) throw error;
       }
-    } catch (error) {
-      if (!stop.aborted) throw error;
+      return utterances.frame(undefined, await detector.flush())[0];
+    } finally {
+      utterances.cancel();
     }
-    const ended = (await detector.flush()).find((e): e is Extract<DetectorEvent, { type: 'end' }> => e.type === 'end');
-    if (ended) this.emitSpeech(ended);
-    return ended?.samples;
   }
 
-  /** Transcribes an utterance and, when it is worth it, answers it aloud. */
-  async answer(samples: Int16Array, signal?: AbortSignal): Promise<VoiceTurnResult> {
+  /** Finishes an utterance's recognition and, when the transcript is worth it, answers it aloud. */
+  async answer(heard: HeardUtterance, signal?: AbortSignal): Promise<VoiceTurnResult> {
     const speechEndMs = this.clock();
-    const transcript = await this.transcribe(samples, signal);
+    const transcript = await this.finalTranscript(heard.recognition);
     const sttFinalMs = this.clock();
     const dropped = this.options.checkTranscript(transcript);
     this.options.bus.emit({
@@ -159,25 +173,31 @@ export class VoiceSession {
     return { transcript, outcome, timings: { speechEndMs, sttFinalMs, ...(firstAudioMs === undefined ? {} : { firstAudioMs }), doneMs: this.clock() } };
   }
 
-  private async onDetectorEvent(event: DetectorEvent, signal?: AbortSignal): Promise<VoiceTurnResult | undefined> {
-    this.emitSpeech(event);
-    return event.type === 'end' ? this.answer(event.samples, signal) : undefined;
+  /** Opens the recognition of an utterance that just started, fed its pre-roll; its partials go on the bus. */
+  startRecognition(preroll: Int16Array, signal?: AbortSignal): RecognitionSession {
+    const recognition = this.options.stt.startUtterance({ language: this.turnLanguage, ...(signal ? { signal } : {}) });
+    recognition.onPartial((partial) => {
+      this.options.bus.emit({ type: 'voice.transcript', stage: 'stt', text: clip(partial.text), stable: clip(partial.stable), final: false, atMs: this.clock() });
+      this.options.onPartial?.(partial);
+    });
+    recognition.push(preroll);
+    return recognition;
   }
 
-  private async transcribe(samples: Int16Array, signal?: AbortSignal): Promise<Transcript> {
-    let final: Transcript | undefined;
+  /** Reports a detector event on the bus. */
+  emitSpeech(event: DetectorEvent): void {
+    const durationMs = event.type === 'end' ? Math.round((event.samples.length / SAMPLE_RATE) * 1000) : undefined;
+    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: event.type, frame: event.frame, ...(durationMs === undefined ? {} : { durationMs }), atMs: this.clock() });
+  }
+
+  private async finalTranscript(recognition: RecognitionSession): Promise<Transcript> {
     try {
-      for await (const result of this.options.stt.transcribe(samples, { signal })) {
-        if (result.final) final = result;
-        else this.options.bus.emit({ type: 'voice.transcript', stage: 'stt', text: clip(result.text), final: false, atMs: this.clock() });
-      }
+      return await recognition.finish();
     } catch (error) {
       const code = isAppError(error) ? error.code : 'STT_FAILED';
       this.options.bus.emit({ type: 'error', stage: 'stt', code, message: messageOf(error), recoverable: true, atMs: this.clock() });
       return { text: '', final: true };
     }
-    if (!final) throw new AppError('STT_NO_RESULT', `${this.options.stt.name} ended without a final transcript`);
-    return final;
   }
 
   private languageOf(transcript: Transcript): string {
@@ -189,8 +209,49 @@ export class VoiceSession {
     this.options.bus.emit({ type: 'voice.listening', stage: 'voice', trigger, atMs: this.clock() });
   }
 
-  private emitSpeech(event: DetectorEvent): void {
-    const durationMs = event.type === 'end' ? Math.round((event.samples.length / SAMPLE_RATE) * 1000) : undefined;
-    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: event.type, frame: event.frame, ...(durationMs === undefined ? {} : { durationMs }), atMs: this.clock() });
+}
+
+/**
+ * The frames of one stream of detector events, as recognitions: opened at
+ * an utterance's start with its pre-roll, fed every frame after it, handed
+ * out at its end.
+ */
+class UtteranceRecognition {
+  private open: RecognitionSession | undefined;
+
+  constructor(
+    private readonly session: VoiceSession,
+    private readonly detector: UtteranceDetector,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** A frame (already pushed to the detector) and the events it completed; the utterances that ended. */
+  frame(samples: Int16Array | undefined, events: readonly DetectorEvent[]): HeardUtterance[] {
+    // A start event's pre-roll already holds this frame.
+    if (samples && this.open) this.open.push(samples);
+    const heard: HeardUtterance[] = [];
+    for (const event of events) {
+      this.session.emitSpeech(event);
+      if (event.type === 'start') {
+        this.open?.cancel();
+        const recognition = this.session.startRecognition(event.samples, this.signal);
+        this.open = recognition;
+        this.detector.setSentenceCheck?.(recognition.sentenceComplete ? (holdMs) => recognition.sentenceComplete?.(holdMs) ?? false : undefined);
+      } else {
+        // An end without a start (the stream began mid-utterance): the whole utterance at once.
+        const recognition = this.open ?? this.session.startRecognition(event.samples, this.signal);
+        this.open = undefined;
+        this.detector.setSentenceCheck?.(undefined);
+        heard.push({ samples: event.samples, recognition });
+      }
+    }
+    return heard;
+  }
+
+  /** An utterance still open (the input ended or failed mid-way) is dropped. */
+  cancel(): void {
+    this.open?.cancel();
+    this.open = undefined;
+    this.detector.setSentenceCheck?.(undefined);
   }
 }

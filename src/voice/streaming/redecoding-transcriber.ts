@@ -1,15 +1,7 @@
 import { concatSamples } from '../audio/index.js';
-import type { Stt, Transcript } from '../types.js';
+import type { PartialTranscript, Stt, Transcript } from '../types.js';
 import { SAMPLE_RATE } from '../types.js';
-import { stablePrefix } from './stable-prefix.js';
-
-export interface PartialTranscript {
-  text: string;
-  /** The leading words two successive decodes agreed on. */
-  stable: string;
-  /** Milliseconds of audio the partial was decoded from. */
-  audioMs: number;
-}
+import { stablePrefix } from '../stt/index.js';
 
 export interface RedecodingOptions {
   /** How often the growing utterance is decoded again. */

@@ -56,7 +56,7 @@ export interface PocketsphinxOptions {
  * program only prints a segment's hypothesis once the segment is decoded.
  */
 export class PocketsphinxStt implements Stt {
-  readonly name = 'pocketsphinx';
+  readonly name = 'pocketsphinx_continuous';
   private readonly argv: string[];
   private readonly language: string;
   private readonly timeoutMs: number;

@@ -17,6 +17,10 @@ export interface SpeechStartEvent {
   frameIndex: number;
   /** The last frame pushed when speech was confirmed: the detection latency is the difference. */
   detectedAtFrameIndex: number;
+  /** The frame where `samples` begins (the onset less the prefix padding). */
+  audioStartFrameIndex: number;
+  /** The utterance so far, prefix padding included, up to the last sample pushed: a streaming recognizer's pre-roll. */
+  samples: Int16Array;
 }
 
 export interface SpeechEndEvent {
@@ -45,6 +49,9 @@ export class Endpointer {
   private readonly detector: SpeechDetector;
   private readonly prefixSamples: number;
   private readonly suffixSamples: number;
+  private readonly sentenceEndSamples: number;
+  /** Whether the words of the utterance so far make a finished sentence (the recognizer's view). */
+  private sentenceCheck: (() => boolean) | undefined;
   private readonly buffer = new SampleBuffer();
   /** Start of the next VAD window; samples before it have been scored. */
   private nextWindow = 0;
@@ -60,6 +67,7 @@ export class Endpointer {
     this.config = resolveEndpointerConfig(config);
     this.prefixSamples = samplesOf(this.config.prefixPaddingMs);
     this.suffixSamples = samplesOf(this.config.suffixPaddingMs);
+    this.sentenceEndSamples = samplesOf(this.config.sentenceEndSilenceMs);
     this.detector = new SpeechDetector({
       threshold: this.config.threshold,
       negativeThreshold: this.config.negativeThreshold,
@@ -86,6 +94,14 @@ export class Endpointer {
       this.restart();
       return events;
     });
+  }
+
+  /**
+   * Asked once `sentenceEndSilenceMs` of silence followed speech: true ends the utterance
+   * there, without waiting for the whole end silence. Undefined: never early.
+   */
+  setSentenceCheck(check: (() => boolean) | undefined): void {
+    this.sentenceCheck = check;
   }
 
   /**
@@ -117,16 +133,28 @@ export class Endpointer {
       if (generation !== this.generation) return [];
       if (!Number.isFinite(probability)) throw new AppError('VAD_OUTPUT_INVALID', `the VAD returned ${probability}`);
       this.nextWindow = start + size;
-      const transition = this.detector.step(start, size, probability);
+      let transition = this.detector.step(start, size, probability);
+      if (transition === null && this.endsEarly()) transition = this.detector.endNow();
       if (transition === 'start') {
         this.audioStart = alignDown(Math.max(this.previousEnd, this.detector.onsetSample - this.prefixSamples));
-        events.push({ type: 'speech_start', frameIndex: frameOf(this.detector.onsetSample), detectedAtFrameIndex: this.lastFrame() });
+        events.push({
+          type: 'speech_start',
+          frameIndex: frameOf(this.detector.onsetSample),
+          detectedAtFrameIndex: this.lastFrame(),
+          audioStartFrameIndex: frameOf(this.audioStart),
+          samples: this.buffer.slice(this.audioStart, this.buffer.end),
+        });
       } else if (transition === 'end') {
         events.push(this.endEvent());
       }
       this.trim();
     }
     return events;
+  }
+
+  private endsEarly(): boolean {
+    if (this.sentenceEndSamples === 0 || this.sentenceCheck === undefined || this.detector.state !== 'speech') return false;
+    return this.detector.silentSamples >= this.sentenceEndSamples && this.sentenceCheck();
   }
 
   private endEvent(): SpeechEndEvent {

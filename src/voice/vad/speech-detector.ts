@@ -43,6 +43,18 @@ export class SpeechDetector {
     return this.voicedEnd;
   }
 
+  /** Silence since the last voiced window, in samples. */
+  get silentSamples(): number {
+    return this.silent;
+  }
+
+  /** Ends confirmed speech now, before the end silence ran out (the endpointer's early end); null when there is none. */
+  endNow(): 'end' | null {
+    if (this.current !== 'speech') return null;
+    this.current = 'idle';
+    return 'end';
+  }
+
   /** One VAD window; 'start' when speech is confirmed, 'end' when it is over. */
   step(start: number, length: number, probability: number): 'start' | 'end' | null {
     const { threshold, negativeThreshold, minSpeechSamples, endSilenceSamples } = this.settings;

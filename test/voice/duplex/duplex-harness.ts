@@ -14,6 +14,7 @@ import type { AssistantEvent } from '../../../src/events/index.js';
 import type { Apm } from '../../../src/voice/apm/index.js';
 import { SimulatedRoom } from '../../../src/voice/audio/index.js';
 import { DuplexVoice, type DuplexConfig } from '../../../src/voice/duplex/index.js';
+import { RedecodingStt } from '../../../src/voice/streaming/index.js';
 import type { Stt, Tts, Vad } from '../../../src/voice/types.js';
 import type { ScriptedReply } from '../../fakes/scripted-llm-server.js';
 import { allowAll, conversationFixture } from '../../host/conversation/conversation-fixture.js';
@@ -108,7 +109,7 @@ export async function duplexHarness(replies: ScriptedReply[], options: DuplexHar
     output: room.output,
     apm,
     vad: levelVad,
-    stt,
+    stt: new RedecodingStt(stt, { partialIntervalMs: options.partialIntervalMs ?? 0 }),
     tts,
     conversation: fixture.conversation,
     bus: fixture.bus,
@@ -118,7 +119,6 @@ export async function duplexHarness(replies: ScriptedReply[], options: DuplexHar
     sentenceLanguage: (_sentence, fallback) => fallback,
     languages: ['en', 'it'],
     defaultLanguage: 'en',
-    partialIntervalMs: options.partialIntervalMs ?? 0,
     echoWarmupMs: 0,
     clock: () => room.now(),
     ...(options.config ? { config: options.config } : {}),

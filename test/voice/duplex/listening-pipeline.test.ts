@@ -5,6 +5,7 @@ import { ListeningPipeline } from '../../../src/voice/duplex/listening-pipeline.
 import { ScoreReplayVad } from '../../../src/voice/duplex/score-replay-vad.js';
 import type { DuplexInput } from '../../../src/voice/duplex/states.js';
 import type { Stt } from '../../../src/voice/types.js';
+import { RedecodingStt } from '../../../src/voice/streaming/index.js';
 import { Endpointer } from '../../../src/voice/vad/index.js';
 
 /**
@@ -47,9 +48,8 @@ async function run(rule: 'cleaned' | 'double_talk', from = 10, to = 40): Promise
     detector: scriptedDetector(rule, from, to),
     endpointer: new Endpointer(scores, { minSpeechMs: 100, endSilenceMs: 200, suffixPaddingMs: 100 }),
     scores,
-    stt,
+    stt: new RedecodingStt(stt, { partialIntervalMs: 0 }),
     checkTranscript: () => undefined,
-    partialIntervalMs: 0,
     setTimer: () => 0,
     clearTimer: () => undefined,
     bus: createAssistantBus(),

@@ -40,10 +40,15 @@ describe('voiceConfirmation', () => {
   async function answerWith(heard: string | undefined): Promise<{ answer: string; asked: string[] }> {
     const tts = recordingTts();
     const speaker = new Speaker({ tts, output: recordingOutput(), bus: createAssistantBus(), sanitize: (t) => t });
+    const stt = scriptedStt(heard === undefined ? [] : [{ text: heard, final: true }]);
     const channel = voiceConfirmation({
       speaker,
-      stt: scriptedStt(heard === undefined ? [] : [{ text: heard, final: true }]),
-      listen: async () => (heard === undefined ? undefined : new Int16Array(320)),
+      listen: async () => {
+        if (heard === undefined) return undefined;
+        const recognition = stt.startUtterance();
+        recognition.push(new Int16Array(320));
+        return { samples: new Int16Array(320), recognition };
+      },
       language: () => 'en',
     });
     const result = await channel.confirm(request, { signal: new AbortController().signal });

@@ -1,6 +1,6 @@
 import type { DetectorEvent, UtteranceDetector } from '../../../src/voice/session/voice-session.js';
-import type { AudioFrame, AudioInput, AudioOutput, Stt, Transcript, Tts } from '../../../src/voice/types.js';
-import { FRAME_SAMPLES } from '../../../src/voice/types.js';
+import type { AudioFrame, AudioInput, AudioOutput, PartialTranscript, RecognitionSession, StreamingStt, Transcript, Tts } from '../../../src/voice/types.js';
+import { FRAME_SAMPLES, SAMPLE_RATE } from '../../../src/voice/types.js';
 
 /** `count` frames of silence, then the input ends. */
 export function framesInput(count: number): AudioInput {
@@ -22,7 +22,8 @@ export function scriptedDetector(utterances: [number, number][]): UtteranceDetec
       const starting = utterances.find(([start]) => start === frame.index);
       if (starting) {
         open = starting[0];
-        return [{ type: 'start', frame: frame.index }];
+        // The pre-roll: this frame (the scripted detector has no padding).
+        return [{ type: 'start', frame: frame.index, samples: frame.samples }];
       }
       const ending = utterances.find(([, end]) => end === frame.index);
       if (ending && open !== undefined) {
@@ -45,22 +46,53 @@ export function scriptedDetector(utterances: [number, number][]): UtteranceDetec
   return detector;
 }
 
-/** Answers each utterance with the next script entry: a partial of its first word, then the final. */
-export function scriptedStt(script: (Transcript | Error)[]): Stt & { heard: number[] } {
-  const heard: number[] = [];
-  return {
+/**
+ * A streaming recognizer that answers each utterance with the next script
+ * entry: while the utterance grows past its pre-roll, one partial of the
+ * entry's first word; on finish, the entry (an Error entry rejects).
+ * `heard` has the samples each finished utterance was fed.
+ */
+export function scriptedStt(script: (Transcript | Error)[]): StreamingStt & { heard: number[]; cancelled: number } {
+  const stt = {
     name: 'scripted-stt',
-    heard,
-    async *transcribe(audio) {
-      heard.push(audio.length);
-      const next = script.shift();
-      if (!next) throw new Error('scripted stt ran out of transcripts');
-      if (next instanceof Error) throw next;
-      yield { text: next.text.split(' ')[0] ?? '', final: false };
-      yield next;
+    heard: [] as number[],
+    cancelled: 0,
+    startUtterance(): RecognitionSession {
+      const listeners = new Set<(partial: PartialTranscript) => void>();
+      let samples = 0;
+      let pushes = 0;
+      let cancelled = false;
+      return {
+        push(chunk) {
+          if (cancelled) return;
+          samples += chunk.length;
+          pushes += 1;
+          const next = script[0];
+          if (pushes === 2 && next && !(next instanceof Error)) {
+            for (const listener of listeners) listener({ text: next.text.split(' ')[0] ?? '', stable: '', audioMs: (samples / SAMPLE_RATE) * 1000 });
+          }
+        },
+        onPartial(listener) {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+        async finish() {
+          if (cancelled) throw Object.assign(new Error('cancelled'), { code: 'STT_CANCELLED' });
+          stt.heard.push(samples);
+          const next = script.shift();
+          if (!next) throw new Error('scripted stt ran out of transcripts');
+          if (next instanceof Error) throw next;
+          return next;
+        },
+        cancel() {
+          if (!cancelled) stt.cancelled += 1;
+          cancelled = true;
+        },
+      };
     },
     close: async () => undefined,
   };
+  return stt;
 }
 
 /** Two chunks per sentence; remembers what it said in which language. */

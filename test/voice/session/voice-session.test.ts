@@ -47,7 +47,8 @@ describe('VoiceSession (turn-based)', () => {
     const results = await session.answerAll('file');
     expect(results).toHaveLength(1);
     expect(results[0]?.outcome?.reply).toBe('It is **sunny** in Rome. Enjoy the day!');
-    expect(stt.heard).toEqual([25 * 320]);
+    // Recognition heard the utterance as it came: the start frame (its pre-roll) to the end frame.
+    expect(stt.heard).toEqual([26 * 320]);
     expect(tts.said).toEqual([
       { text: 'Checking the weather.', language: 'en' },
       { text: 'It is sunny in Rome.', language: 'en' },
@@ -91,8 +92,8 @@ describe('VoiceSession (turn-based)', () => {
     fixture = await conversationFixture([]);
     const { session } = sessionOver(fixture, scriptedStt([]), [[3, 1000]], 20);
     const stop = new AbortController();
-    const samples = await session.listenOnce('http', stop.signal);
-    expect(samples?.length).toBe(320);
+    const heard = await session.listenOnce('http', stop.signal);
+    expect(heard?.samples.length).toBe(320);
     const none = sessionOver(fixture, scriptedStt([]), [], 10).session;
     expect(await none.listenOnce('http', stop.signal)).toBeUndefined();
   });

@@ -49,7 +49,7 @@ describe('utteranceFrom', () => {
 
 describe('partialsFigures', () => {
   const trial = (intervalMs: number, firstPartialMs: number | undefined, firstStableMs: number | undefined, finalMs: number): Trial => ({
-    intervalMs,
+    variant: `interval_${intervalMs}`,
     ...(firstPartialMs === undefined ? {} : { firstPartialMs }),
     ...(firstStableMs === undefined ? {} : { firstStableMs }),
     finalMs,
@@ -57,7 +57,7 @@ describe('partialsFigures', () => {
     finishCalledMs: 1500,
   });
 
-  it('gives each interval its percentiles, the misses, and the final as the visible text where nothing was stable', () => {
+  it('gives each variant its percentiles, the misses, and the final as the visible text where nothing was stable', () => {
     const figures = partialsFigures([trial(300, 400, 700, 2500), trial(300, 600, undefined, 2000), trial(1000, undefined, undefined, 3000)], 800);
     expect(figures).toMatchObject({
       interval_300_utterances: 2,

@@ -46,6 +46,37 @@ describe('Endpointer (scripted VAD)', () => {
     expect(end.type === 'speech_end' && end.samples).toEqual(audio.slice(320, 20160));
   });
 
+  it('hands the pre-roll out with speech_start: the padded onset up to the last sample pushed, which the samples of its end continue', async () => {
+    const audio = numbered(60 * W);
+    const events = await run(new Endpointer(new ScriptedVad(script([0, 10], [1, 20], [0, 30]))), audio);
+    const [start, end] = events;
+    if (start?.type !== 'speech_start' || end?.type !== 'speech_end') throw new Error('expected a start and an end');
+    // Confirmed once frame 28 was in: from frame 1 (the onset less 300 ms) to the end of frame 28.
+    expect(start.audioStartFrameIndex).toBe(1);
+    expect(start.samples).toEqual(audio.slice(320, 29 * F));
+    expect(end.samples.subarray(0, start.samples.length)).toEqual(start.samples);
+  });
+
+  it('ends early after sentenceEndSilenceMs when the sentence check says so, and only then', async () => {
+    const events = async (check: (() => boolean) | undefined) => {
+      const endpointer = new Endpointer(new ScriptedVad(script([0, 10], [1, 20], [0, 40])), { sentenceEndSilenceMs: 200 });
+      endpointer.setSentenceCheck(check);
+      return brief(await run(endpointer, numbered(60 * W)));
+    };
+    // Voiced until frame 48; 7 silent windows (224 ms >= 200) later, at sample 18943 (frame 59), it ends,
+    // its suffix padding cut to what was pushed by then (frames 1-59).
+    expect(await events(() => true)).toEqual([
+      ['speech_start', 16, 28],
+      ['speech_end', 16, 48, 1, 19200 - 320, 59],
+    ]);
+    const asked: number[] = [];
+    const refused = await events(() => (asked.push(1), false));
+    expect(refused[1]).toEqual(['speech_end', 16, 48, 1, 20160 - 320, 73]);
+    // Asked on every silent window from 200 ms until the full end silence ended it.
+    expect(asked.length).toBe(16 - 7);
+    expect((await events(undefined))[1]).toEqual(refused[1]);
+  });
+
   it('clamps the prefix to the start of the stream', async () => {
     const events = await run(new Endpointer(new ScriptedVad(script([1, 20], [0, 30]))), numbered(50 * W));
     expect(brief(events)).toEqual([
@@ -96,7 +127,8 @@ describe('Endpointer (scripted VAD)', () => {
   it('gives the same segments however the audio is chunked', async () => {
     const audio = new Int16Array(16000 * 6);
     for (const [from, to] of [[8000, 30000], [50000, 52000], [60000, 80000]] as const) audio.fill(3000, from, to);
-    const strip = (events: EndpointerEvent[]) => events.map((e) => ({ ...e, detectedAtFrameIndex: 0 }));
+    // A start's pre-roll runs to the last sample pushed, so it depends on the chunking; the end's samples hold it.
+    const strip = (events: EndpointerEvent[]) => events.map((e) => ({ ...e, detectedAtFrameIndex: 0, ...(e.type === 'speech_start' ? { samples: new Int16Array(0) } : {}) }));
     const byFrame = strip(await run(new Endpointer(levelVad()), audio));
     expect(byFrame.map((e) => e.type)).toEqual(['speech_start', 'speech_end', 'speech_start', 'speech_end']);
     for (const chunk of [50, 777, 4096]) expect(strip(await run(new Endpointer(levelVad()), audio, chunk))).toEqual(byFrame);
@@ -169,6 +201,7 @@ describe('endpointer config', () => {
       negativeThreshold: 0.35,
       minSpeechMs: 250,
       endSilenceMs: 500,
+      sentenceEndSilenceMs: 0,
       prefixPaddingMs: 300,
       suffixPaddingMs: 300,
     });
@@ -176,7 +209,7 @@ describe('endpointer config', () => {
   });
 
   it('names the key that is wrong', () => {
-    for (const bad of [{ threshold: 0 }, { threshold: 0.5, negativeThreshold: 0.6 }, { minSpeechMs: -1 }, { endSilenceMs: 0 }, { suffixPaddingMs: 600 }, { prefixPaddingMs: Number.NaN }]) {
+    for (const bad of [{ threshold: 0 }, { threshold: 0.5, negativeThreshold: 0.6 }, { minSpeechMs: -1 }, { endSilenceMs: 0 }, { suffixPaddingMs: 600 }, { prefixPaddingMs: Number.NaN }, { sentenceEndSilenceMs: 500 }]) {
       const key = Object.keys(bad).at(-1)!;
       expect(() => resolveEndpointerConfig(bad), key).toThrow(expect.objectContaining({ code: 'VAD_CONFIG_INVALID', message: expect.stringContaining(key) }));
     }

@@ -7,9 +7,14 @@
 export function stablePrefix(previous: string, current: string): string {
   const before = previous.split(/\s+/).filter(Boolean);
   const now = current.split(/\s+/).filter(Boolean);
-  let agreed = 0;
-  while (agreed < before.length && agreed < now.length && fold(before[agreed] ?? '') === fold(now[agreed] ?? '')) agreed++;
-  return now.slice(0, agreed).join(' ');
+  return now.slice(0, agreedWords(before, now)).join(' ');
+}
+
+/** How many leading words two word lists share (case and punctuation aside). */
+export function agreedWords(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && fold(a[n]!) === fold(b[n]!)) n++;
+  return n;
 }
 
 function fold(word: string): string {

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
+const TICKS_PER_S = 100;
+
+/**
+ * CPU seconds this process and its waited-for children have used: utime,
+ * stime, cutime and cstime of /proc/self/stat. The resident decoder's
+ * thread-pool work counts as the process's own; a spawned recognizer's
+ * once it has exited and been reaped.
+ */
+export function cpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  // The command name in parentheses may hold spaces: fields count from after it.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the name: state is field 3 of stat(5), so utime (14) .. cstime (17) are indexes 11..14 here.
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return ticks / TICKS_PER_S;
+}
+
+/** The event loop's delay while a stretch of work runs: start it before, read it after. */
+export class LoopDelay {
+  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 1 });
+
+  start(): void {
+    this.histogram.enable();
+  }
+
+  stop(): void {
+    this.histogram.disable();
+  }
+
+  /** Percentile of the delays seen, in ms. */
+  percentileMs(p: number): number {
+    return this.histogram.percentile(p) / 1e6;
+  }
+
+  maxMs(): number {
+    return this.histogram.max / 1e6;
+  }
+}
