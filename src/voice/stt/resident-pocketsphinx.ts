@@ -28,6 +28,8 @@ export interface ResidentPocketsphinxOptions {
    * of carrying what the last utterances taught the live normalisation (it adapts to the microphone).
    */
   resetNormalisation?: boolean;
+  /** The built addon (native/pocketsphinx's by default). */
+  addonPath?: string;
   /** The decoder; the addon's by default (tests give a scripted one). */
   createDecoder?: (options: NativeDecoderOptions) => Promise<NativeDecoder>;
 }
@@ -70,7 +72,7 @@ export class ResidentPocketsphinxStt implements StreamingStt {
       throw new AppError(STT_BAD_OPTIONS, `the partial interval must be a whole number of ms >= 0, not ${partialIntervalMs}`);
     }
     const stableAfterMs = requirePositiveMs('the stable-word hold', options.stableAfterMs ?? RESIDENT_DEFAULTS.stableAfterMs);
-    const create = options.createDecoder ?? ((o: NativeDecoderOptions) => loadPocketsphinxAddon().createDecoder(o));
+    const create = options.createDecoder ?? ((o: NativeDecoderOptions) => loadPocketsphinxAddon(options.addonPath).createDecoder(o));
     let decoder: NativeDecoder;
     try {
       decoder = await create(native);
@@ -166,6 +168,8 @@ class ResidentSession implements RecognitionSession {
     if (this.state === 'cancelled') throw sttCancelled('pocketsphinx recognition', this.options.signal?.reason);
     if (this.state !== 'open') throw new AppError(STT_ENGINE_FAILED, 'this utterance was already finished');
     this.state = 'finishing';
+    // No longer open: the next utterance may start (it queues behind this one's end).
+    this.engine.ended(this);
     const final = this.engine.enqueue(async () => {
       await this.drain();
       await this.started;
@@ -182,8 +186,6 @@ class ResidentSession implements RecognitionSession {
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw new AppError(STT_ENGINE_FAILED, `pocketsphinx failed: ${messageOf(error)}`, { cause: error });
-    } finally {
-      this.engine.ended(this);
     }
   }
 
