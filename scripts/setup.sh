@@ -46,4 +46,5 @@ install_debian_packages
 install_npm_packages
 bash scripts/build-faiss-node.sh
 bash scripts/build-apm.sh
+bash scripts/build-pocketsphinx.sh
 bash scripts/build.sh
