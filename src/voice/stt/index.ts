@@ -28,10 +28,12 @@ export { RESIDENT_DEFAULTS, ResidentPocketsphinxStt, type ResidentPocketsphinxOp
 export { StableWords } from './stable-words.js';
 export {
   STT_ADDON_UNAVAILABLE,
+  defaultPocketsphinxAddonPath,
   loadPocketsphinxAddon,
   type NativeDecoder,
   type NativeDecoderOptions,
   type NativeFinal,
   type NativeHypothesis,
+  type NativeWord,
   type PocketsphinxAddon,
 } from './pocketsphinx-addon.js';
