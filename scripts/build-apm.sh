@@ -31,38 +31,13 @@ addon_loads() {
   ' "$PWD/$out" >/dev/null 2>&1
 }
 
-up_to_date() {
-  [ -f "$out" ] || return 1
-  local s
-  for s in "${sources[@]}"; do [ "$s" -nt "$out" ] && return 1; done
-  addon_loads
-}
+# shellcheck source=scripts/node-addon.sh
+source scripts/node-addon.sh
+if [ "${FORCE:-0}" != 1 ] && addon_up_to_date "$out" "${sources[@]}"; then exit 0; fi
 
-if [ "${FORCE:-0}" != 1 ] && up_to_date; then exit 0; fi
-
-command -v node >/dev/null || die "node is not on PATH"
-command -v g++ >/dev/null || die "g++ is missing: install the Debian package g++ (bash scripts/setup.sh)"
-command -v make >/dev/null || die "make is missing: install the Debian package make (bash scripts/setup.sh)"
-command -v pkg-config >/dev/null || die "pkg-config is missing: install the Debian package pkg-config (bash scripts/setup.sh)"
-pkg-config --exists webrtc-audio-processing ||
-  die "pkg-config cannot find webrtc-audio-processing: install the Debian package libwebrtc-audio-processing-dev (bash scripts/setup.sh)"
-node -e 'require.resolve("node-addon-api")' 2>/dev/null ||
-  die "node-addon-api is missing from node_modules: run 'npm ci' (bash scripts/setup.sh)"
-
-nodedir=${npm_config_nodedir:-$(dirname "$(dirname "$(command -v node)")")}
-[ -f "$nodedir/include/node/node_api.h" ] ||
-  die "Node's headers are not at $nodedir/include/node (node_api.h): install Node 20 with its headers (Debian: nodejs with libnode-dev) or set npm_config_nodedir"
-
-gyp=""
-for candidate in \
-  "$(dirname "$(dirname "$(command -v node)")")/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js" \
-  /usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js \
-  /usr/share/nodejs/node-gyp/bin/node-gyp.js; do
-  if [ -f "$candidate" ]; then gyp=$candidate; break; fi
-done
-[ -n "$gyp" ] || die "node-gyp is missing: it ships with npm (lib/node_modules/npm/node_modules/node-gyp); install npm or the Debian package node-gyp"
+require_addon_tools webrtc-audio-processing:libwebrtc-audio-processing-dev
 
 say "building $out"
-node "$gyp" rebuild --nodedir="$nodedir" -C "$dir" --loglevel=warn >&2
+node_gyp_rebuild "$dir"
 addon_loads || die "$out was built but does not load; rerun with FORCE=1 and read the node-gyp output"
 say "built $out"

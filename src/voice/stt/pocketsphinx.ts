@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,45 +5,22 @@ import { AppError } from '../../errors/index.js';
 import { runCommand } from '../../process/index.js';
 import { encodeWav } from '../audio/index.js';
 import { SAMPLE_RATE, type Stt, type Transcript } from '../types.js';
-import { STT_BAD_OPTIONS, STT_ENGINE_FAILED, STT_MODEL_MISSING, STT_TIMEOUT, lastErrorLine, requirePositiveMs, sttCancelled } from './errors.js';
+import { STT_ENGINE_FAILED, STT_TIMEOUT, lastErrorLine, requirePositiveMs, sttCancelled } from './errors.js';
+import { POCKETSPHINX_MODEL, modelArguments, resolvePocketsphinxModel, type PocketsphinxModelOptions } from './pocketsphinx-model.js';
 
-/** Debian's pocketsphinx-en-us. */
-const DEBIAN_MODEL = '/usr/share/pocketsphinx/model/en-us';
 export const POCKETSPHINX_DEFAULTS = {
   binary: 'pocketsphinx_continuous',
-  hmm: `${DEBIAN_MODEL}/en-us`,
-  lm: `${DEBIAN_MODEL}/en-us.lm.bin`,
-  dict: `${DEBIAN_MODEL}/cmudict-en-us.dict`,
+  ...POCKETSPHINX_MODEL,
   // A 7 s clip takes about 2 s on one core with the full language model.
   timeoutMs: 30_000,
-  /**
-   * The second, flat-lexicon search pass is off. Measured here: 29% word
-   * errors on the librivox test clips against 40% with it (75% on one clip),
-   * no worse on the cards clips, the same speed within noise (the pass is
-   * about 15% of decoding CPU time; loading the model takes 0.7 s of every
-   * run). Chosen on the clips the tests use: a hint, not proof.
-   */
-  decoder: { fwdflat: 'no' } as Readonly<Record<string, string>>,
 } as const;
 
 /** Flags this class sets itself; pocketsphinx refuses a flag given twice. */
 const OWN_FLAGS = new Set(['hmm', 'dict', 'lm', 'jsgf', 'infile', 'time', 'logfn']);
 
-export interface PocketsphinxOptions {
+export interface PocketsphinxOptions extends PocketsphinxModelOptions {
   /** Program name (looked up in PATH) or path. */
   binary?: string;
-  /** Acoustic model folder (`-hmm`). */
-  hmm?: string;
-  /** Language model (`-lm`); left out when `jsgf` is given. */
-  lm?: string;
-  /** Pronunciation dictionary (`-dict`). */
-  dict?: string;
-  /** A JSGF grammar (`-jsgf`): recognition is restricted to its sentences. */
-  jsgf?: string;
-  /** More decoder flags, by name without the dash (`{ lw: '5' }`); they replace the defaults of the same name. */
-  decoder?: Record<string, string>;
-  /** The model's language (ISO 639-1), reported on every transcript; 'en' by default. */
-  language?: string;
   timeoutMs?: number;
   /** Where the utterance's temporary WAV is written; the OS temp folder by default. */
   tmpDir?: string;
@@ -63,26 +39,14 @@ export class PocketsphinxStt implements Stt {
   private readonly tmpDir: string | undefined;
 
   constructor(options: PocketsphinxOptions = {}) {
-    const model: Array<[string, string, string]> = [
-      ['-hmm', options.hmm ?? POCKETSPHINX_DEFAULTS.hmm, 'acoustic model folder'],
-      ['-dict', options.dict ?? POCKETSPHINX_DEFAULTS.dict, 'dictionary'],
-    ];
-    // With -lm present this build silently ignores -jsgf, so a grammar replaces the language model.
-    if (options.jsgf !== undefined) model.push(['-jsgf', options.jsgf, 'JSGF grammar']);
-    else model.push(['-lm', options.lm ?? POCKETSPHINX_DEFAULTS.lm, 'language model']);
-    for (const [flag, path, what] of model) {
-      if (!existsSync(path)) throw new AppError(STT_MODEL_MISSING, `pocketsphinx ${what} (${flag}) not found: ${path}`);
-    }
-    const decoder = { ...POCKETSPHINX_DEFAULTS.decoder, ...options.decoder };
-    const own = Object.keys(decoder).find((name) => OWN_FLAGS.has(name.replace(/^-/, '')));
-    if (own !== undefined) throw new AppError(STT_BAD_OPTIONS, `the pocketsphinx decoder flag ${own} is set from its own option`);
+    const model = resolvePocketsphinxModel(options, OWN_FLAGS);
     // -time yes adds one line per word with its posterior probability: the confidence.
     this.argv = [
       options.binary ?? POCKETSPHINX_DEFAULTS.binary,
       '-time',
       'yes',
-      ...model.flatMap(([flag, path]) => [flag, path]),
-      ...Object.entries(decoder).flatMap(([name, value]) => [`-${name.replace(/^-/, '')}`, value]),
+      ...modelArguments(model),
+      ...Object.entries(model.flags).flatMap(([name, value]) => [`-${name}`, value]),
     ];
     this.language = options.language ?? 'en';
     this.timeoutMs = requirePositiveMs('the pocketsphinx timeout', options.timeoutMs ?? POCKETSPHINX_DEFAULTS.timeoutMs);

@@ -1,24 +1,12 @@
-import { existsSync } from 'node:fs';
 import { AppError, messageOf } from '../../errors/index.js';
 import { concatSamples } from '../audio/index.js';
 import { SAMPLE_RATE, type PartialTranscript, type RecognitionOptions, type RecognitionSession, type StreamingStt, type Transcript } from '../types.js';
-import { STT_BAD_OPTIONS, STT_ENGINE_FAILED, STT_MODEL_MISSING, requirePositiveMs, sttCancelled } from './errors.js';
-import { POCKETSPHINX_DEFAULTS } from './pocketsphinx.js';
+import { STT_BAD_OPTIONS, STT_ENGINE_FAILED, requirePositiveMs, sttCancelled } from './errors.js';
+import { resolvePocketsphinxModel, type PocketsphinxModelOptions } from './pocketsphinx-model.js';
 import { loadPocketsphinxAddon, type NativeDecoder, type NativeDecoderOptions, type NativeHypothesis } from './pocketsphinx-addon.js';
 import { StableWords } from './stable-words.js';
 
-export interface ResidentPocketsphinxOptions {
-  /** Acoustic model folder (`-hmm`). */
-  hmm?: string;
-  /** Language model (`-lm`); left out when `jsgf` is given. */
-  lm?: string;
-  dict?: string;
-  /** A JSGF grammar: recognition is restricted to its sentences. */
-  jsgf?: string;
-  /** More decoder flags by name without the dash; they replace the defaults of the same name. */
-  decoder?: Record<string, string>;
-  /** Reported on every transcript; 'en' by default. */
-  language?: string;
+export interface ResidentPocketsphinxOptions extends PocketsphinxModelOptions {
   /** A partial hypothesis after every this many ms of audio; 0 = none. */
   partialIntervalMs?: number;
   /** How long (ms of audio) a word must stay unchanged in the hypotheses to be stable. */
@@ -66,7 +54,7 @@ export class ResidentPocketsphinxStt implements StreamingStt {
   ) {}
 
   static async create(options: ResidentPocketsphinxOptions = {}): Promise<ResidentPocketsphinxStt> {
-    const native = decoderOptions(options);
+    const native: NativeDecoderOptions = resolvePocketsphinxModel(options, OWN_FLAGS);
     const partialIntervalMs = options.partialIntervalMs ?? RESIDENT_DEFAULTS.partialIntervalMs;
     if (!(Number.isInteger(partialIntervalMs) && partialIntervalMs >= 0)) {
       throw new AppError(STT_BAD_OPTIONS, `the partial interval must be a whole number of ms >= 0, not ${partialIntervalMs}`);
@@ -241,23 +229,4 @@ class ResidentSession implements RecognitionSession {
     this.lastPartial = partial;
     for (const listener of this.listeners) listener(partial);
   }
-}
-
-function decoderOptions(options: ResidentPocketsphinxOptions): NativeDecoderOptions {
-  const hmm = options.hmm ?? POCKETSPHINX_DEFAULTS.hmm;
-  const dict = options.dict ?? POCKETSPHINX_DEFAULTS.dict;
-  const model: Array<[string, string, string]> = [
-    ['-hmm', hmm, 'acoustic model folder'],
-    ['-dict', dict, 'dictionary'],
-  ];
-  if (options.jsgf !== undefined) model.push(['-jsgf', options.jsgf, 'JSGF grammar']);
-  else model.push(['-lm', options.lm ?? POCKETSPHINX_DEFAULTS.lm, 'language model']);
-  for (const [flag, path, what] of model) {
-    if (!existsSync(path)) throw new AppError(STT_MODEL_MISSING, `pocketsphinx ${what} (${flag}) not found: ${path}`);
-  }
-  const flags = { ...POCKETSPHINX_DEFAULTS.decoder, ...options.decoder };
-  const own = Object.keys(flags).find((name) => OWN_FLAGS.has(name.replace(/^-/, '')));
-  if (own !== undefined) throw new AppError(STT_BAD_OPTIONS, `the pocketsphinx decoder flag ${own} is set from its own option`);
-  const clean = Object.fromEntries(Object.entries(flags).map(([name, value]) => [name.replace(/^-/, ''), value]));
-  return { hmm, dict, ...(options.jsgf !== undefined ? { jsgf: options.jsgf } : { lm: options.lm ?? POCKETSPHINX_DEFAULTS.lm }), flags: clean };
 }
