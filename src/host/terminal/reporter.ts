@@ -5,7 +5,13 @@ import type { AssistantBus, AssistantEvent } from '../../events/index.js';
  * their decisions and durations, latencies, errors, server trouble.
  */
 export function reportToTerminal(bus: AssistantBus, output: NodeJS.WritableStream): () => void {
+  // A streaming recognizer revises its partials many times a second: the terminal shows one when its stable words grew.
+  let shownStable: string | undefined;
   return bus.subscribe((event) => {
+    if (event.type === 'voice.transcript') {
+      if (!event.final && event.stable === shownStable) return;
+      shownStable = event.final ? undefined : event.stable;
+    }
     const line = describe(event);
     if (line) output.write(`${line}\n`);
   });

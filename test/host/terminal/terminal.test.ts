@@ -31,6 +31,8 @@ describe('the terminal reporter', () => {
     const out = sink();
     const stop = reportToTerminal(bus, out.stream);
     bus.emit({ type: 'voice.transcript', stage: 'stt', text: 'stop tal', stable: 'stop', final: false, atMs: 0 });
+    // The same stable words: a revision the terminal does not repeat.
+    bus.emit({ type: 'voice.transcript', stage: 'stt', text: 'stop tell', stable: 'stop', final: false, atMs: 0 });
     bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: 'duplex-1', speechStartedAtMs: 10, latencyMs: 141.6, atMs: 1 });
     bus.emit({ type: 'state.changed', stage: 'conversation', state: 'interrupted', previous: 'speaking', atMs: 2 });
     bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: 'duplex-1', sentence: 1, atMs: 3 });
