@@ -4,7 +4,7 @@ import type { BargeInDetector, BargeInFrameResult } from '../../../src/voice/dup
 import { ListeningPipeline } from '../../../src/voice/duplex/listening-pipeline.js';
 import { ScoreReplayVad } from '../../../src/voice/duplex/score-replay-vad.js';
 import type { DuplexInput } from '../../../src/voice/duplex/states.js';
-import type { Stt } from '../../../src/voice/types.js';
+import type { RecognitionSession, Stt, StreamingStt } from '../../../src/voice/types.js';
 import { RedecodingStt } from '../../../src/voice/streaming/index.js';
 import { Endpointer } from '../../../src/voice/vad/index.js';
 
@@ -32,7 +32,7 @@ function scriptedDetector(rule: 'cleaned' | 'double_talk', from: number, to: num
   } as unknown as BargeInDetector;
 }
 
-async function run(rule: 'cleaned' | 'double_talk', from = 10, to = 40): Promise<{ heard: number[]; inputs: string[] }> {
+async function run(rule: 'cleaned' | 'double_talk', from = 10, to = 40, recognizer?: StreamingStt): Promise<{ heard: number[]; inputs: string[] }> {
   const heard: number[] = [];
   const stt: Stt = {
     name: 'peak',
@@ -48,7 +48,7 @@ async function run(rule: 'cleaned' | 'double_talk', from = 10, to = 40): Promise
     detector: scriptedDetector(rule, from, to),
     endpointer: new Endpointer(scores, { minSpeechMs: 100, endSilenceMs: 200, suffixPaddingMs: 100 }),
     scores,
-    stt: new RedecodingStt(stt, { partialIntervalMs: 0 }),
+    stt: recognizer ?? new RedecodingStt(stt, { partialIntervalMs: 0 }),
     checkTranscript: () => undefined,
     setTimer: () => 0,
     clearTimer: () => undefined,
@@ -79,5 +79,54 @@ describe('the listening pipeline', () => {
     const { heard, inputs } = await run('double_talk', 14, 17);
     expect(heard).toEqual([]);
     expect(inputs).toEqual(['speech_started', 'speech_ended', 'transcript_empty']);
+  });
+
+  it('recognizes confirmed speech as it comes: the pre-roll of the endpointer at the onset, then every frame, finished at the end', async () => {
+    const sessions: { pushes: Int16Array[]; finished: boolean; cancelled: boolean }[] = [];
+    const recording: StreamingStt = {
+      name: 'recording',
+      startUtterance(): RecognitionSession {
+        const session = { pushes: [] as Int16Array[], finished: false, cancelled: false };
+        sessions.push(session);
+        return {
+          push: (samples) => session.pushes.push(samples),
+          onPartial: () => () => undefined,
+          finish: async () => ((session.finished = true), { text: 'stop', final: true }),
+          cancel: () => (session.cancelled = true),
+        };
+      },
+      close: async () => undefined,
+    };
+    const { inputs } = await run('cleaned', 10, 40, recording);
+    expect(inputs).toEqual(['speech_started', 'speech_ended', 'transcript_final']);
+    expect(sessions).toHaveLength(1);
+    const [{ pushes, finished, cancelled }] = sessions as [(typeof sessions)[0]];
+    expect([finished, cancelled]).toEqual([true, false]);
+    // The first push is the utterance so far, from before the voice began (silence, then speech).
+    const preroll = pushes[0]!;
+    expect(preroll.length).toBeGreaterThan(320);
+    expect(preroll[0]).toBe(0);
+    expect(preroll.at(-1)).toBe(100);
+    // Then one frame at a time, every frame of the speech among them.
+    expect(pushes.slice(1).every((p) => p.length === 320)).toBe(true);
+    const speech = pushes.reduce((n, p) => n + p.filter((x) => x === 100).length, 0);
+    expect(speech).toBe(30 * 320);
+  });
+
+  it('cancels the recognition of a confirmed onset that never grows into an utterance', async () => {
+    let cancelled = 0;
+    let finished = 0;
+    const counting: StreamingStt = {
+      name: 'counting',
+      startUtterance: () => ({
+        push: () => undefined,
+        onPartial: () => () => undefined,
+        finish: async () => (finished++, { text: '', final: true }),
+        cancel: () => void cancelled++,
+      }),
+      close: async () => undefined,
+    };
+    await run('double_talk', 14, 17, counting);
+    expect([cancelled, finished]).toEqual([1, 0]);
   });
 });
