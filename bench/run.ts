@@ -12,6 +12,7 @@ import { apm } from './apm.js';
 import { bargeIn } from './barge-in.js';
 import { browser } from './browser.js';
 import { echo } from './echo.js';
+import { hostTurn } from './host-turn.js';
 import { memory } from './memory.js';
 import { partials } from './partials.js';
 import { tts } from './tts.js';
@@ -24,7 +25,7 @@ import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, vad, apm, echo, bargeIn, partials, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, vad, apm, echo, bargeIn, partials, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

@@ -84,12 +84,22 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       idleTimeoutMs: LLM_IDLE_TIMEOUT_MS,
     });
   const recall = memoryEnabled(config, env) ? hubMemoryRecall(hub, config.memory) : undefined;
+  // While the servers start, not in the first turn; closing the host stops it (a server that never answers must not keep the process alive).
+  const warmUp = new AbortController();
+  void llm.warmUp?.({ signal: warmUp.signal }).catch(() => undefined);
   try {
     await hub.start();
   } catch (error) {
+    warmUp.abort();
     await hub.close();
     state.close();
     throw error;
+  }
+  // The catalog the first turn offers (pins checked, policies applied), built now rather than in that turn.
+  try {
+    router.catalog();
+  } catch {
+    // The first turn builds it again and reports what fails.
   }
   return {
     config,
@@ -113,6 +123,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
         ...(recall ? { recall } : {}),
       }),
     close: async () => {
+      warmUp.abort();
       await hub.close();
       state.close();
     },

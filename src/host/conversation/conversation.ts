@@ -6,6 +6,7 @@ import type { ConfirmationChannel, RoutedResult, RoutedTool, ToolRouter, TurnCon
 import { pickAnnouncement } from './announcement.js';
 import { guessLanguage } from './language.js';
 import { memoryContext, type MemoryRecall, type RecalledMemory } from './memory-recall.js';
+import { RecallAhead, recallQuery } from './recall-ahead.js';
 
 export interface ConversationOptions {
   llm: Llm;
@@ -64,13 +65,36 @@ const DEFAULT_HISTORY = 20;
 export class Conversation {
   private history: ChatMessage[] = [];
   private readonly clock: () => number;
+  private readonly ahead: RecallAhead | undefined;
 
   constructor(private readonly options: ConversationOptions) {
     this.clock = options.clock ?? Date.now;
+    this.ahead = options.recall ? new RecallAhead(options.recall, options.bus, this.clock) : undefined;
   }
 
   get messages(): readonly ChatMessage[] {
     return this.history;
+  }
+
+  /**
+   * Starts recalling memories for what the user is saying, before the final
+   * transcript: call it with each stable partial transcript. Fire and
+   * forget: it returns at once, never throws, reports nothing (a failure
+   * only means the turn recalls for itself), and does nothing when memory
+   * is off. Calls while a recall runs are coalesced: one runs at a time,
+   * and the latest text is recalled next. `turn(text)` uses what was
+   * anticipated only for the same question (the same {@link recallQuery}:
+   * NFC, white space collapsed, no punctuation at either end), not older
+   * than 5 s, and with no tool call started or ended anywhere in the host
+   * since; otherwise it recalls afresh. Either way it gives the model the
+   * memories its own recall would have found.
+   */
+  anticipate(text: string): void {
+    try {
+      this.ahead?.anticipate(text);
+    } catch {
+      // Anticipation is only ever a head start; the turn recalls for itself.
+    }
   }
 
   async turn(text: string, options: TurnOptions): Promise<TurnOutcome> {
@@ -122,15 +146,26 @@ export class Conversation {
     if (reply) this.history.push({ role: 'user', content: question }, { role: 'assistant', content: reply });
   }
 
-  /** The memories for this question; a failing memory server costs the turn its memories, not its answer. */
+  /**
+   * The memories for this question, anticipated or recalled now; a failing
+   * memory server costs the turn its memories, not its answer.
+   */
   private async recallFor(text: string, turnId: string, signal: AbortSignal | undefined): Promise<RecalledMemory[]> {
     const recall = this.options.recall;
     if (!recall) return [];
     const started = this.clock();
-    try {
-      const memories = await recall.recall(text, { signal });
+    const query = recallQuery(text);
+    const recalled = (memories: RecalledMemory[]): RecalledMemory[] => {
       this.emit({ type: 'memory.recalled', stage: 'conversation', turnId, ids: memories.map((m) => m.id), durationMs: this.clock() - started });
       return memories;
+    };
+    const anticipated = this.ahead?.take(query);
+    if (anticipated && !signal?.aborted) {
+      const memories = await untilAborted(anticipated, signal);
+      if (memories) return recalled(memories);
+    }
+    try {
+      return recalled(await recall.recall(query, { signal }));
     } catch (error) {
       this.emit({ type: 'error', stage: 'memory', turnId, code: isAppError(error) ? error.code : 'MEMORY_RECALL_FAILED', message: messageOf(error), recoverable: true });
       return [];
@@ -212,6 +247,19 @@ export class Conversation {
   private emit(event: DistributiveOmit<AssistantEvent, 'atMs'>): void {
     this.options.bus.emit({ ...event, atMs: this.clock() } as AssistantEvent);
   }
+}
+
+/** The promise's value, or undefined as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T | undefined>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (!signal) return promise;
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
 }
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;

@@ -31,11 +31,12 @@ const RECALL_TIMEOUT_MS = 3000;
 export function hubMemoryRecall(hub: ToolHub, config: MemoryConfig): MemoryRecall {
   return {
     async recall(text, { signal }) {
-      if (config.top_k === 0) return [];
+      const query = text.slice(0, 1000);
+      if (config.top_k === 0 || query.trim() === '') return [];
       const tool = hub.tools().find((t) => t.server === MEMORY_SERVER && t.serverToolName === SEARCH_TOOL);
       if (!tool) return [];
       const timeoutMs = Math.min(RECALL_TIMEOUT_MS, config.embeddings.timeout * 1000);
-      const result = await hub.callTool(tool.name, { query: text.slice(0, 1000), k: config.top_k, min_score: config.min_score }, { signal, timeoutMs });
+      const result = await hub.callTool(tool.name, { query, k: config.top_k, min_score: config.min_score }, { signal, timeoutMs });
       return recalledFrom(result);
     },
   };

@@ -60,13 +60,32 @@ export class OpenAiLlm implements Llm {
   }
 
   /** The model in use: the configured one, or the first the server lists (asked once). */
-  resolveModel(): Promise<string> {
-    this.model ??= this.firstListedModel().catch((error: unknown) => {
+  resolveModel(signal?: AbortSignal): Promise<string> {
+    this.model ??= this.firstListedModel(signal).catch((error: unknown) => {
       // Not cached: the server may come up later.
       this.model = undefined;
       throw error;
     });
     return this.model;
+  }
+
+  /**
+   * One GET /models, off the path of any turn: Node loads its HTTP client
+   * (undici) on the first fetch, the SDK builds its request machinery, a
+   * connection opens, and an unconfigured model is found and kept, about
+   * 30-40 ms that a first turn otherwise waits for (bench host-turn). With
+   * a configured model the list is asked for all the same and not used:
+   * llama-server answers it from memory. Never rejects; a failure is not
+   * kept: the first turn asks again.
+   */
+  async warmUp(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.configError !== undefined) return;
+    try {
+      if (this.model === undefined) await this.resolveModel(options.signal);
+      else await this.client.models.list(options.signal ? { signal: options.signal } : undefined);
+    } catch {
+      // The server may not be up yet; the first turn finds out and says so.
+    }
   }
 
   async *stream(request: LlmRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<LlmEvent> {
@@ -134,10 +153,10 @@ export class OpenAiLlm implements Llm {
     }
   }
 
-  private async firstListedModel(): Promise<string> {
+  private async firstListedModel(signal?: AbortSignal): Promise<string> {
     let page;
     try {
-      page = await this.client.models.list();
+      page = await this.client.models.list(signal ? { signal } : undefined);
     } catch (error) {
       throw this.errors.modelList(error);
     }

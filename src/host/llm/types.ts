@@ -45,4 +45,10 @@ export interface LlmRequest {
  */
 export interface Llm {
   stream(request: LlmRequest, options?: { signal?: AbortSignal }): AsyncIterable<LlmEvent>;
+  /**
+   * Work a first request would otherwise do, done ahead of it (at start-up):
+   * loading the HTTP client, connecting, finding the model. Optional; a
+   * failure only means the first request does that work itself.
+   */
+  warmUp?(options?: { signal?: AbortSignal }): Promise<void>;
 }

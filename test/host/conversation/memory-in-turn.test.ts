@@ -65,6 +65,23 @@ describe('memories in a turn', () => {
     expect(conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
+  it('recalls once when the question was anticipated from a partial transcript, through the real memory server', async () => {
+    const started = await startWith();
+    const queries: unknown[] = [];
+    const callTool = started.hub.callTool.bind(started.hub);
+    started.hub.callTool = (name, args, options) => {
+      queries.push(args.query);
+      return callTool(name, args, options);
+    };
+    const conversation = started.newConversation();
+    llm.enqueue({ text: 'It is on March 3.' });
+
+    conversation.anticipate("When is my sister's birthday");
+    await conversation.turn("When is my sister's birthday?", { entry: 'voice', confirmation: noConfirmationChannel('test') });
+    expect(queries).toEqual(["When is my sister's birthday"]);
+    expect(systemMessages(0)[1]).toContain("My sister's birthday is on March 3");
+  });
+
   it('starts no memory server and recalls nothing when memory is off', async () => {
     const started = await startWith('', { OWNER_MEMORY_ENABLED: '0' });
     expect(started.hub.servers().map((s) => s.name)).toEqual(['tools']);
