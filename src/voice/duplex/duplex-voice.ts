@@ -14,7 +14,7 @@ import type { ConfirmationChannel } from '../../host/router/index.js';
 import type { Apm } from '../apm/index.js';
 import { overrunEvent, type OverrunReport } from '../buffers/index.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
-import { FRAME_SAMPLES, type AudioFrame, type AudioInput, type AudioOutput, type PartialTranscript, type StreamingStt, type Tts, type Vad } from '../types.js';
+import { FRAME_SAMPLES, type AudioFrame, type AudioInput, type AudioOutput, type StreamingStt, type Tts, type Vad } from '../types.js';
 import { Endpointer, type EndpointerConfig } from '../vad/index.js';
 import { BargeInDetector } from './barge-in-detector.js';
 import { CaptureQueue } from './capture-queue.js';
@@ -49,8 +49,6 @@ export interface DuplexVoiceOptions {
   defaultLanguage: string;
   config?: Partial<DuplexConfig>;
   endpointer?: Partial<EndpointerConfig>;
-  /** Each partial transcript of the user's speech (the conversation may prepare for the question). */
-  onPartial?: (partial: PartialTranscript) => void;
   renderBufferMs?: number;
   /** Microphone audio held for a loop that falls behind (default 2000); beyond it the oldest is dropped with an overrun event. */
   captureBufferMs?: number;
@@ -147,7 +145,8 @@ export class DuplexVoice {
       scores,
       stt: options.stt,
       checkTranscript: options.checkTranscript,
-      ...(options.onPartial ? { onPartial: options.onPartial } : {}),
+      // The conversation recalls memories for the words while the user is still speaking.
+      onPartial: (partial) => options.conversation.anticipate(partial.text),
       setTimer: (fire, ms) => this.frameTimers.set(fire, ms),
       clearTimer: (handle) => this.frameTimers.clear(handle),
       bus,

@@ -3,7 +3,7 @@ import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus, type VoiceTrigger } from '../../events/index.js';
 import type { Conversation, TurnOutcome } from '../../host/conversation/index.js';
 import type { ConfirmationChannel } from '../../host/router/index.js';
-import type { AudioFrame, AudioInput, PartialTranscript, RecognitionSession, StreamingStt, Transcript } from '../types.js';
+import type { AudioFrame, AudioInput, RecognitionSession, StreamingStt, Transcript } from '../types.js';
 import { SAMPLE_RATE } from '../types.js';
 import type { Speaker } from './speaker.js';
 
@@ -49,8 +49,6 @@ export interface VoiceSessionOptions {
   confirmation: ConfirmationChannel;
   /** Picks a sentence's language for the voice (the predecessor decided per sentence). */
   sentenceLanguage: (sentence: string, fallback: string) => string;
-  /** Each partial transcript while the user speaks (the conversation may prepare for the question). */
-  onPartial?: (partial: PartialTranscript) => void;
   clock?: () => number;
 }
 
@@ -173,12 +171,15 @@ export class VoiceSession {
     return { transcript, outcome, timings: { speechEndMs, sttFinalMs, ...(firstAudioMs === undefined ? {} : { firstAudioMs }), doneMs: this.clock() } };
   }
 
-  /** Opens the recognition of an utterance that just started, fed its pre-roll; its partials go on the bus. */
+  /**
+   * Opens the recognition of an utterance that just started, fed its pre-roll; its partials go
+   * on the bus, and to the conversation, which recalls memories for them while the user speaks.
+   */
   startRecognition(preroll: Int16Array, signal?: AbortSignal): RecognitionSession {
     const recognition = this.options.stt.startUtterance({ language: this.turnLanguage, ...(signal ? { signal } : {}) });
     recognition.onPartial((partial) => {
       this.options.bus.emit({ type: 'voice.transcript', stage: 'stt', text: clip(partial.text), stable: clip(partial.stable), final: false, atMs: this.clock() });
-      this.options.onPartial?.(partial);
+      this.options.conversation.anticipate(partial.text);
     });
     recognition.push(preroll);
     return recognition;

@@ -44,9 +44,20 @@ describe('VoiceSession (turn-based)', () => {
     const stt = scriptedStt([{ text: "What's the weather in Rome?", final: true, language: 'en' }]);
     const { session, tts, output } = sessionOver(fixture, stt, [[5, 30]]);
 
+    const anticipated: string[] = [];
+    const conversation = fixture.conversation;
+    const anticipate = conversation.anticipate.bind(conversation);
+    conversation.anticipate = (text) => {
+      anticipated.push(text);
+      anticipate(text);
+    };
     const results = await session.answerAll('file');
     expect(results).toHaveLength(1);
     expect(results[0]?.outcome?.reply).toBe('It is **sunny** in Rome. Enjoy the day!');
+    // The partial while the question was spoken went to the page and the terminal, and to the conversation's recall.
+    const partials = fixture.events.filter((e) => e.type === 'voice.transcript' && !e.final);
+    expect(partials.map((e) => e.type === 'voice.transcript' && e.text)).toEqual(["What's"]);
+    expect(anticipated).toEqual(["What's"]);
     // Recognition heard the utterance as it came: the start frame (its pre-roll) to the end frame.
     expect(stt.heard).toEqual([26 * 320]);
     expect(tts.said).toEqual([
