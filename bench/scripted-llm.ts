@@ -6,13 +6,16 @@ import type { AddressInfo } from 'node:net';
  * request is answered with the same reply, streamed as llama-server streams
  * (SSE chunks of a few words, then a finish chunk and [DONE]), at once.
  */
-export async function startBenchLlm(reply: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBenchLlm(reply: string): Promise<{ url: string; close(): Promise<void>; chatRequestsAtMs: number[] }> {
+  /** When each chat request's head arrived (Date.now), for the host's time before it. */
+  const chatRequestsAtMs: number[] = [];
   const server: Server = createServer((request, response) => {
     if (request.method === 'GET' && request.url?.endsWith('/models')) {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ object: 'list', data: [{ id: 'bench-model', object: 'model' }] }));
       return;
     }
+    chatRequestsAtMs.push(Date.now());
     request.resume();
     request.on('end', () => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -28,6 +31,7 @@ export async function startBenchLlm(reply: string): Promise<{ url: string; close
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
+    chatRequestsAtMs,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -84,6 +84,7 @@ async function runTurn(options: BenchmarkRunOptions = {}): Promise<Figures> {
           });
           const results = await session.answerAll('file', options.signal);
           const [result] = results;
+          const requestAtMs = llm.chatRequestsAtMs.at(-results.length);
           arm.utterances += results.length;
           stop();
           if (!result?.outcome) throw new Error(`${clip.name} (${engine}): no turn (${result?.dropped ?? 'no utterance'})`);
@@ -95,6 +96,8 @@ async function runTurn(options: BenchmarkRunOptions = {}): Promise<Figures> {
           record(engine, 'vad_end_after_speech', result.timings.speechEndMs - audioEnd);
           record(engine, 'stt_final_after_speech', result.timings.sttFinalMs - audioEnd);
           record(engine, 'stt_final_after_vad_end', result.timings.sttFinalMs - result.timings.speechEndMs);
+          // The host's own time: memory recall, model lookup, request set-up (bench/host-turn.ts has the stages).
+          record(engine, 'llm_request_after_final', (requestAtMs ?? Number.NaN) - result.timings.sttFinalMs);
           record(engine, 'llm_first_token_after_speech', (at('llm.first_token') ?? Number.NaN) - audioEnd);
           record(engine, 'llm_first_sentence_after_speech', (at('llm.sentence') ?? Number.NaN) - audioEnd);
           record(engine, 'first_audio_after_speech', (result.timings.firstAudioMs ?? Number.NaN) - audioEnd);
