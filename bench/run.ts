@@ -17,6 +17,7 @@ import { memory } from './memory.js';
 import { partials } from './partials.js';
 import { tts } from './tts.js';
 import { turn } from './turn.js';
+import { turnDaemon } from './turn-daemon.js';
 import { vad } from './vad.js';
 import { wer } from './wer.js';
 import { routedCall } from './routed-call.js';
@@ -25,7 +26,7 @@ import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, vad, apm, echo, bargeIn, partials, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, bargeIn, partials, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

@@ -1,0 +1,288 @@
+/**
+ * End-to-end voice latency measured from outside the daemon: the real
+ * `desktop-assistant run` on PulseAudio devices, a recorded question played
+ * into its microphone in real time, its answer recorded from its speaker,
+ * and the time from the question's end of speech to the answer's first
+ * sound, per `[stt] engine`, in turn-based mode (POST /listen/start, the VAD
+ * ends the recording) and in full duplex (always listening).
+ *
+ * One clock: each daemon has a "room" (bench/room.ts), a stereo null sink
+ * whose left channel is fed by the question and heard by the daemon's
+ * microphone, and whose right channel is the daemon's speaker. One pacat
+ * records the room's monitor, both channels in one stream: frame n of the
+ * left and frame n of the right channel were rendered in the same pass of
+ * the sink's clock, so end of speech and first sound are positions in one
+ * recording and their difference needs no clock of this process or the
+ * daemon's. (The daemon's own events are placed on that recording only
+ * approximately, through the wall clock, for the breakdown.)
+ *
+ * Questions: the five cards clips and the five LibriVox clips (cut at 4 s)
+ * of Debian's pocketsphinx-testdata, each played twice: 20 per engine and
+ * mode, engines interleaved question by question, so load falls on them
+ * alike. An engine whose config does not check or whose daemon does not
+ * start is skipped, with the reason in the figures.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
+import { configProblem, daemonEnv, startDaemonProcess, type DaemonProcess, type ReceivedEvent } from './daemon-process.js';
+import { loadClip } from './echo-scenes.js';
+import { startPulse, type PulseServer } from './pulse-server.js';
+import { addRoom, asoundrc, playInto, RoomRecorder, type Room } from './room.js';
+import { startBenchLlm } from './scripted-llm.js';
+import { LIBRIVOX_DIR } from './speech-clips.js';
+import { round } from './stats.js';
+import { ANSWER_RMS, measure, noAnswerReason, trialFigures, type Trial } from './turn-daemon-trials.js';
+
+/** `[stt] engine` values, measured side by side; one the config does not know is skipped with the reason. */
+const ENGINES = ['pocketsphinx', 'pocketsphinx_continuous'] as const;
+const MODES = [
+  { key: 'turn_based', mode: 'turn_based' },
+  { key: 'full_duplex', mode: 'full_duplex_agent' },
+] as const;
+type Mode = (typeof MODES)[number];
+const PLAYS = 2;
+/** Questions per engine and mode: every clip PLAYS times (TURN_DAEMON_QUESTIONS=N for a quick look; BENCHMARKS.md uses 20). */
+const QUESTIONS = Number(process.env.TURN_DAEMON_QUESTIONS ?? 10 * PLAYS);
+const CARDS_DIR = '/usr/share/pocketsphinx/test/data/cards';
+const CARDS = ['001', '002', '003', '004', '005'];
+const LIBRIVOX = ['0870', '0880', '0890', '0920', '0930'];
+/** LibriVox clips run 3-7 s; cut here (as the partials bench does) to keep the run near 6 minutes. */
+const CLIP_MAX_MS = 4000;
+/** Two short sentences, streamed at once: the LLM adds nothing, the pipeline is what is measured. */
+const REPLY = 'It is sunny in Rome. About twenty degrees.';
+/** After the question has played, an answer that has not begun by then is a missing one. */
+const ANSWER_TIMEOUT_MS = 10_000;
+/** A dropped transcript with no turn for this long: no answer is coming. */
+const GIVE_UP_AFTER_DROP_MS = 1500;
+/** Turn-based: from POST /listen/start to the question, so the capture stream is open (a new PortAudio stream per recording). */
+const LISTEN_SETTLE_MS = 200;
+/** The speaker channel silent this long (10 ms frames) before the next question to the same daemon. */
+const QUIET_FRAMES = 30;
+const READY_TIMEOUT_MS = 20_000;
+
+export const turnDaemon: Benchmark = {
+  name: 'turn-daemon',
+  description: 'end of speech to the first answer sound of the real daemon on PulseAudio devices, 20 recorded questions per STT engine, turn-based and full duplex',
+  run: runTurnDaemon,
+};
+
+interface Question {
+  name: string;
+  /** 16 kHz mono s16le, for pacat. */
+  rawFile: string;
+}
+
+interface Slot {
+  engine: string;
+  prefix: string;
+  mode: Mode;
+  room: Room;
+  recorder: RoomRecorder;
+  daemon: DaemonProcess;
+  trials: Trial[];
+}
+
+async function runTurnDaemon(options: BenchmarkRunOptions = {}): Promise<Figures> {
+  const began = Date.now();
+  const figures: Figures = { load_average_1m_start: round(loadavg()[0]!, 2) };
+  const pulse = await startPulse();
+  if (!pulse.ok) return { ...figures, skipped: pulse.reason };
+  const root = await mkdtemp(join(tmpdir(), 'bench-turn-daemon-'));
+  const recorders: RoomRecorder[] = [];
+  let llm: Awaited<ReturnType<typeof startBenchLlm>> | undefined;
+  try {
+    llm = await startBenchLlm(REPLY);
+    const llmUrl = llm.url;
+    const questions = await loadQuestions(root);
+    Object.assign(figures, { questions_per_engine_and_mode: Math.min(QUESTIONS, questions.length * PLAYS), reply: REPLY, engines: ENGINES.join(', ') });
+    const rooms: Room[] = [];
+    for (let i = 0; i < ENGINES.length; i++) rooms.push(await addRoom(pulse.server, `da_room${i}`));
+    // PortAudio finds the rooms' devices by name through this ALSA config (HOME is the daemons' own).
+    const home = join(root, 'home');
+    await mkdir(home, { recursive: true });
+    await writeFile(join(home, '.asoundrc'), asoundrc(rooms));
+    for (const room of rooms) recorders.push(await RoomRecorder.start(pulse.server, room));
+    for (const mode of MODES) {
+      options.signal?.throwIfAborted();
+      const slots: Slot[] = [];
+      try {
+        // allSettled: a slot that failed must not keep the others' daemons from being stopped.
+        const starts = await Promise.allSettled(ENGINES.map((engine, i) => startSlot(engine, mode, rooms[i]!, recorders[i]!, root, home, llmUrl, pulse.server)));
+        for (const start of starts) if (start.status === 'fulfilled' && !('skipped' in start.value)) slots.push(start.value);
+        for (const start of starts) {
+          if (start.status === 'rejected') throw start.reason;
+          if ('skipped' in start.value) {
+            figures[`${start.value.prefix}_skipped`] = start.value.skipped;
+            process.stderr.write(`  ${start.value.prefix}: skipped: ${start.value.skipped}\n`);
+          }
+        }
+        const phaseStart = Date.now();
+        if (slots.length > 0) await runPhase(slots, questions, pulse.server, options.signal);
+        process.stderr.write(`  ${mode.key}: ${Math.round((Date.now() - phaseStart) / 1000)} s\n`);
+      } finally {
+        await Promise.allSettled(slots.map((s) => s.daemon.stop()));
+      }
+      for (const slot of slots) {
+        const events = slot.daemon.events.slice(slot.trials[0]?.fromEvent ?? slot.daemon.events.length);
+        const measured = slot.trials.map((t) => measure(t, slot.recorder, slot.daemon.events));
+        Object.assign(figures, trialFigures(slot.prefix, slot.trials, measured, events));
+      }
+    }
+  } finally {
+    await Promise.allSettled(recorders.map((r) => r.stop()));
+    await llm?.close();
+    await pulse.server.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+  return { ...figures, load_average_1m_end: round(loadavg()[0]!, 2), duration_s: round((Date.now() - began) / 1000, 1) };
+}
+
+async function loadQuestions(root: string): Promise<Question[]> {
+  const clips = [
+    ...CARDS.map((n) => ({ name: `cards ${n}`, path: join(CARDS_DIR, `${n}.wav`) })),
+    ...LIBRIVOX.map((n) => ({ name: `librivox ${n}`, path: join(LIBRIVOX_DIR, `sense_and_sensibility_01_austen_64kb-${n}.wav`) })),
+  ];
+  return Promise.all(
+    clips.map(async ({ name, path }) => {
+      const samples = (await loadClip(path)).slice(0, (CLIP_MAX_MS * 16_000) / 1000);
+      const rawFile = join(root, `${name.replace(' ', '-')}.raw`);
+      await writeFile(rawFile, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
+      return { name, rawFile };
+    }),
+  );
+}
+
+/** A config folder and a daemon for one engine in one mode, or why not. */
+async function startSlot(engine: string, mode: Mode, room: Room, recorder: RoomRecorder, root: string, home: string, llmUrl: string, pulse: PulseServer): Promise<Slot | { prefix: string; skipped: string }> {
+  const prefix = `${mode.key}_${engine}`;
+  const dir = join(root, prefix);
+  const configDir = join(dir, 'config');
+  await mkdir(join(configDir, 'tools'), { recursive: true });
+  await mkdir(join(dir, 'runtime'), { recursive: true, mode: 0o700 });
+  await writeFile(
+    join(configDir, 'config.toml'),
+    [
+      `mode = "${mode.mode}"`,
+      `llm = "${llmUrl}"`,
+      '[stt]',
+      `engine = "${engine}"`,
+      '[tts]',
+      'engine = "espeak"',
+      '[audio]',
+      `input = "${room.micSource}"`,
+      `output = "${room.speakerSink}"`,
+      '[http]',
+      'port = 0',
+      '[memory]',
+      'enabled = false',
+      '[adapters.shell_readonly]',
+      'enabled = false',
+      '[adapters.browser]',
+      'enabled = false',
+      '',
+    ].join('\n'),
+  );
+  const env = daemonEnv({ ...pulse.env, HOME: home, XDG_RUNTIME_DIR: join(dir, 'runtime'), DESKTOP_ASSISTANT_DATA_DIR: join(dir, 'data') });
+  const problem = await configProblem(configDir, env);
+  if (problem) return { prefix, skipped: problem };
+  const started = await startDaemonProcess(configDir, env);
+  if (!started.ok) return { prefix, skipped: started.reason };
+  return { engine, prefix, mode, room, recorder, daemon: started.daemon, trials: [] };
+}
+
+/**
+ * Every question PLAYS times; per question each engine once, always in the
+ * same order, so each daemon's question follows the other's (the other's
+ * answer still playing): alike for both, and no daemon waits for its own
+ * answer to end before its next question.
+ */
+async function runPhase(slots: Slot[], questions: readonly Question[], pulse: PulseServer, signal: AbortSignal | undefined): Promise<void> {
+  const total = Math.min(QUESTIONS, questions.length * PLAYS);
+  for (let n = 0; n < total; n++) {
+    const question = questions[n % questions.length]!;
+    for (const slot of slots) {
+      signal?.throwIfAborted();
+      const previous = slot.trials.at(-1);
+      if (previous) previous.toEvent = slot.daemon.events.length;
+      const trial = await ask(slot, question, pulse, signal);
+      slot.trials.push(trial);
+      const { latencyMs } = measure(trial, slot.recorder, slot.daemon.events);
+      const heard = trial.soundFrame === undefined ? `no answer (${trial.why})` : `answer ${latencyMs === undefined ? '(question end not found)' : `${Math.round(latencyMs)} ms after the end of speech`}`;
+      process.stderr.write(`  ${slot.prefix} ${n + 1}/${total} ${question.name}: ${heard}\n`);
+    }
+  }
+}
+
+/** One question to one daemon: wait for quiet, (turn-based) start a recording, play it, wait for the answer's first sound. */
+async function ask(slot: Slot, question: Question, pulse: PulseServer, signal: AbortSignal | undefined): Promise<Trial> {
+  const { daemon, recorder } = slot;
+  if (!daemon.exited) await readyForQuestion(slot, signal);
+  const fromEvent = daemon.events.length;
+  const base = { clip: question.name, fromEvent };
+  if (daemon.exited) return { ...base, fromFrame: recorder.frames, playedFrame: recorder.frames, why: `the daemon is gone (${daemon.exited})` };
+  if (slot.mode.mode === 'turn_based') {
+    const listening = await startListening(daemon, signal);
+    if (!listening) return { ...base, fromFrame: recorder.frames, playedFrame: recorder.frames, why: 'POST /listen/start kept answering busy' };
+    await until(() => daemon.events.slice(fromEvent).some((e) => e.type === 'voice.listening'), 2000, signal).catch(() => undefined);
+    await sleep(LISTEN_SETTLE_MS);
+  }
+  const fromFrame = recorder.frames;
+  await playInto(pulse, slot.room.questionSink, question.rawFile);
+  const playedFrame = recorder.frames;
+  const giveUp = (): boolean => droppedWithoutTurn(daemon.events.slice(fromEvent));
+  const soundFrame = await recorder.waitForSpeaker(fromFrame, ANSWER_RMS, Date.now() + ANSWER_TIMEOUT_MS, giveUp, signal);
+  if (soundFrame !== undefined) return { ...base, fromFrame, playedFrame, soundFrame };
+  const why = noAnswerReason(daemon.events.slice(fromEvent));
+  // A recording that never heard an end of speech still runs: end it, so the next question can start one.
+  if (slot.mode.mode === 'turn_based') await daemon.post('/listen/stop').catch(() => undefined);
+  return { ...base, fromFrame, playedFrame, why };
+}
+
+function droppedWithoutTurn(events: readonly ReceivedEvent[]): boolean {
+  const dropped = [...events].reverse().find((e) => e.type === 'voice.transcript' && e.final && e.dropped !== undefined);
+  if (!dropped) return false;
+  const turnAfter = events.some((e) => e.type === 'turn.started' && e.seq > dropped.seq);
+  return !turnAfter && Date.now() - dropped.receivedAtMs > GIVE_UP_AFTER_DROP_MS;
+}
+
+/** The previous answer has ended and the daemon is idle (full duplex: idle or listening); else, after a while, its reply is cut off. */
+async function readyForQuestion(slot: Slot, signal: AbortSignal | undefined): Promise<void> {
+  const idle = slot.mode.mode === 'turn_based' ? ['idle'] : ['idle', 'listening'];
+  const ready = (): boolean => slot.daemon.exited !== undefined || (idle.includes(slot.daemon.state) && slot.recorder.speakerQuiet(QUIET_FRAMES, ANSWER_RMS));
+  try {
+    await until(ready, READY_TIMEOUT_MS, signal);
+  } catch {
+    signal?.throwIfAborted();
+    process.stderr.write(`  ${slot.prefix}: not idle after ${READY_TIMEOUT_MS / 1000} s (state ${slot.daemon.state}): POST /interrupt\n`);
+    await slot.daemon.post('/interrupt').catch(() => undefined);
+    await sleep(1000);
+  }
+}
+
+/** POST /listen/start, again while the voice says it is busy (the previous turn finishing). */
+async function startListening(daemon: DaemonProcess, signal: AbortSignal | undefined): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    signal?.throwIfAborted();
+    const { status } = await daemon.post('/listen/start').catch(() => ({ status: 0 }));
+    if (status === 200) return true;
+    if (daemon.exited) return false;
+    await sleep(100);
+  }
+  return false;
+}
+
+async function until(done: () => boolean, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    signal?.throwIfAborted();
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await sleep(10);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
