@@ -198,7 +198,8 @@ export const configSchema = z.strictObject({
       engine: z.enum(['pocketsphinx', 'pocketsphinx_continuous', 'whisper']).default('pocketsphinx'),
       /**
        * A partial transcript every this many ms of speech; 0 = none. Unset: 100 for the resident
-       * decoder (a hypothesis costs almost nothing), 1000 for the others (each re-decodes the utterance).
+       * decoder (a hypothesis costs almost nothing); for the others (each re-decodes the utterance)
+       * 1000 in full duplex and none turn-based.
        */
       partial_interval_ms: z.int().min(0).max(10_000).optional(),
       /** A JSGF grammar for pocketsphinx (only these phrases are heard); empty = free speech. */

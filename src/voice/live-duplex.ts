@@ -64,7 +64,7 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
       opened.push(doubleTalkVad);
       doubleTalk = { apm: doubleTalkApm, vad: doubleTalkVad };
     }
-    const [stt, tts] = await Promise.all([sttFromConfig(config), ttsFromConfig(config)]);
+    const [stt, tts] = await Promise.all([sttFromConfig(config, 'full_duplex_agent'), ttsFromConfig(config)]);
     opened.push(stt, tts);
     const input = options.input ?? PortAudioInput.open({ device: config.audio.input });
     opened.push(input);
