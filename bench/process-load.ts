@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { createHistogram, performance, type RecordableHistogram } from 'node:perf_hooks';
 
 /** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
 const TICKS_PER_S = 100;
@@ -19,24 +19,42 @@ export function cpuSeconds(): number {
   return ticks / TICKS_PER_S;
 }
 
-/** The event loop's delay while a stretch of work runs: start it before, read it after. */
+/**
+ * The event loop's delay while stretches of work run, pooled over them:
+ * a 1 ms timer chain records how late each tick fired. (The built-in
+ * monitorEventLoopDelay, disabled between stretches, reports the whole
+ * pause as one delay when enabled again.)
+ */
 export class LoopDelay {
-  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 1 });
+  private readonly histogram: RecordableHistogram = createHistogram();
+  private timer: NodeJS.Timeout | undefined;
 
   start(): void {
-    this.histogram.enable();
+    if (this.timer) return;
+    let due = performance.now() + TICK_MS;
+    const tick = (): void => {
+      const now = performance.now();
+      // Recorded in microseconds: the histogram takes integers.
+      this.histogram.record(Math.max(1, Math.round((now - due) * 1000)));
+      due = now + TICK_MS;
+      this.timer = setTimeout(tick, TICK_MS);
+    };
+    this.timer = setTimeout(tick, TICK_MS);
   }
 
   stop(): void {
-    this.histogram.disable();
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** Percentile of the delays seen, in ms. */
   percentileMs(p: number): number {
-    return this.histogram.percentile(p) / 1e6;
+    return this.histogram.percentile(p) / 1000;
   }
 
   maxMs(): number {
-    return this.histogram.max / 1e6;
+    return this.histogram.max / 1000;
   }
 }
+
+const TICK_MS = 1;
