@@ -9,8 +9,10 @@ import { StableWords } from './stable-words.js';
 export interface ResidentPocketsphinxOptions extends PocketsphinxModelOptions {
   /** A partial hypothesis after every this many ms of audio; 0 = none. */
   partialIntervalMs?: number;
-  /** How long (ms of audio) a word must stay unchanged in the hypotheses to be stable. */
+  /** How long (ms of audio) the hypothesis' last word must stay unchanged to be stable. */
   stableAfterMs?: number;
+  /** The same for the words another word already follows. */
+  innerStableAfterMs?: number;
   /**
    * Start every utterance from the model's cepstral means (repeatable results) instead
    * of carrying what the last utterances taught the live normalisation (it adapts to the microphone).
@@ -27,10 +29,12 @@ export const RESIDENT_DEFAULTS = {
   sentenceEndProbability: 0.1,
   // A hypothesis is a backtrace of the search so far, well under a millisecond: 100 ms keeps partials near the voice.
   partialIntervalMs: 100,
-  // Three hypotheses at 100 ms agreeing. On the partials bench's clips: 14 revisions of a stable
-  // word in 20 utterances, first stable word 800 ms after the onset (p95, in audio); a hold of
-  // 100 ms gave 700 ms but 55 revisions, 250 ms 900 ms and 8 (BENCHMARKS.md, partials).
+  // The hypothesis' last word after 200 ms unchanged (three hypotheses at 100 ms), the words
+  // before it after 100 ms. On the partials bench's clips (decoded offline, 100 ms steps): the
+  // first stable word 700 ms after the onset (p95, in audio), 30 revisions of a stable word in 20
+  // utterances; 200 ms for every word: 800 ms, 14 revisions; 100 ms: 700 ms, 55 (BENCHMARKS.md).
   stableAfterMs: 200,
+  innerStableAfterMs: 100,
 } as const;
 
 /** Flags this engine sets from its own options. */
@@ -52,7 +56,7 @@ export class ResidentPocketsphinxStt implements StreamingStt {
 
   private constructor(
     private readonly decoder: NativeDecoder,
-    readonly settings: Required<Pick<ResidentPocketsphinxOptions, 'language' | 'partialIntervalMs' | 'stableAfterMs' | 'resetNormalisation'>>,
+    readonly settings: Required<Pick<ResidentPocketsphinxOptions, 'language' | 'partialIntervalMs' | 'stableAfterMs' | 'innerStableAfterMs' | 'resetNormalisation'>>,
   ) {}
 
   static async create(options: ResidentPocketsphinxOptions = {}): Promise<ResidentPocketsphinxStt> {
@@ -62,6 +66,7 @@ export class ResidentPocketsphinxStt implements StreamingStt {
       throw new AppError(STT_BAD_OPTIONS, `the partial interval must be a whole number of ms >= 0, not ${partialIntervalMs}`);
     }
     const stableAfterMs = requirePositiveMs('the stable-word hold', options.stableAfterMs ?? RESIDENT_DEFAULTS.stableAfterMs);
+    const innerStableAfterMs = requirePositiveMs('the inner stable-word hold', options.innerStableAfterMs ?? Math.min(stableAfterMs, RESIDENT_DEFAULTS.innerStableAfterMs));
     const create = options.createDecoder ?? ((o: NativeDecoderOptions) => loadPocketsphinxAddon(options.addonPath).createDecoder(o));
     let decoder: NativeDecoder;
     try {
@@ -74,6 +79,7 @@ export class ResidentPocketsphinxStt implements StreamingStt {
       language: options.language ?? 'en',
       partialIntervalMs,
       stableAfterMs,
+      innerStableAfterMs,
       resetNormalisation: options.resetNormalisation ?? false,
     });
   }
@@ -129,9 +135,9 @@ class ResidentSession implements RecognitionSession {
     private readonly decoder: NativeDecoder,
     private readonly options: RecognitionOptions,
   ) {
-    const { partialIntervalMs, stableAfterMs, resetNormalisation } = engine.settings;
+    const { partialIntervalMs, stableAfterMs, innerStableAfterMs, resetNormalisation } = engine.settings;
     this.intervalSamples = (partialIntervalMs * SAMPLE_RATE) / 1000;
-    this.stable = new StableWords(stableAfterMs);
+    this.stable = new StableWords(stableAfterMs, innerStableAfterMs);
     this.started = engine.enqueue(async () => {
       if (resetNormalisation) await decoder.resetNormalisation();
       await decoder.startUtterance();

@@ -11,7 +11,7 @@ const settle = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-async function engine(options: ScriptedDecoderOptions, settings: { partialIntervalMs?: number; stableAfterMs?: number; resetNormalisation?: boolean } = {}) {
+async function engine(options: ScriptedDecoderOptions, settings: { partialIntervalMs?: number; stableAfterMs?: number; innerStableAfterMs?: number; resetNormalisation?: boolean } = {}) {
   const decoder = scriptedDecoder(options);
   const stt = await ResidentPocketsphinxStt.create({ ...settings, createDecoder: async () => decoder });
   return { stt, decoder };
@@ -19,7 +19,7 @@ async function engine(options: ScriptedDecoderOptions, settings: { partialInterv
 
 describe('the resident decoder behind the streaming contract', () => {
   it('decodes frames as they come: partials in order with a stable prefix that holds, then the final', async () => {
-    const { stt, decoder } = await engine({ words: ['what', 'is', 'the', 'weather', 'in', 'rome'] }, { partialIntervalMs: 100, stableAfterMs: 200 });
+    const { stt, decoder } = await engine({ words: ['what', 'is', 'the', 'weather', 'in', 'rome'] }, { partialIntervalMs: 100, stableAfterMs: 200, innerStableAfterMs: 200 });
     const session = stt.startUtterance();
     const partials: PartialTranscript[] = [];
     session.onPartial((p) => partials.push(p));

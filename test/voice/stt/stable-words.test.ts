@@ -20,4 +20,15 @@ describe('StableWords', () => {
     for (const ms of [10, 20, 30, 40]) expect(stable.update('hello', ms)).toBe('');
     expect(stable.update('hello', 260)).toBe('hello');
   });
+
+  it('holds the last word of a hypothesis longer than the words another word already follows', () => {
+    const stable = new StableWords(200, 100);
+    expect(stable.update('what', 100)).toBe('');
+    // 'what' stood 100 ms and 'is' follows it; 'is', the last word, has stood no time.
+    expect(stable.update('what is', 200)).toBe('what');
+    expect(stable.update('what is', 300)).toBe('what');
+    // The last word after 200 ms unchanged.
+    expect(stable.update('what is', 400)).toBe('what is');
+    expect(stable.update('what is the', 500)).toBe('what is');
+  });
 });
