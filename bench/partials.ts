@@ -87,7 +87,7 @@ async function runPartials(options: BenchmarkRunOptions = {}): Promise<Figures> 
       });
     }
     return {
-      resident: `pocketsphinx 0.8 resident (native/pocketsphinx), a hypothesis every ${RESIDENT_DEFAULTS.partialIntervalMs} ms of audio, stable after ${RESIDENT_DEFAULTS.stableAfterMs} ms`,
+      resident: `pocketsphinx 0.8 resident (native/pocketsphinx), a hypothesis every ${RESIDENT_DEFAULTS.partialIntervalMs} ms of audio, a word stable after ${RESIDENT_DEFAULTS.innerStableAfterMs} ms (${RESIDENT_DEFAULTS.stableAfterMs} ms as the last word)`,
       spawned: `pocketsphinx_continuous per decode, re-decoded every ${SPAWNED_INTERVAL_MS} ms (-fwdflat no)`,
       whisper_server: whisperNote(),
       clips: `cards 001-005 whole, LibriVox 0870-0930 first ${LIBRIVOX_MAX_MS} ms`,
