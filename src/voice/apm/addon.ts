@@ -3,13 +3,7 @@
  * lazily, the first time an APM is created, so that importing the voice
  * never needs it.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { AppError, messageOf } from '../../errors/index.js';
-
-const ADDON_RELATIVE = join('native', 'webrtc-apm', 'build', 'Release', 'webrtc_apm.node');
+import { loadNativeAddon, nativeAddonPath } from '../../native-addon/index.js';
 
 /** Options of the addon's constructor; see native/webrtc-apm/webrtc_apm.cc. */
 export interface NativeApmOptions {
@@ -58,39 +52,17 @@ export interface ApmAddon {
   Apm: new (options: NativeApmOptions) => NativeApm;
 }
 
-const loaded = new Map<string, ApmAddon>();
-
-/**
- * The built addon in the project: the nearest folder above this module (src/
- * when run from source, dist/src/ when built) that holds native/webrtc-apm.
- */
+/** The built addon in the project (native/webrtc-apm). */
 export function defaultApmAddonPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (let dir = here; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'native', 'webrtc-apm', 'binding.gyp'))) return join(dir, ADDON_RELATIVE);
-    if (dirname(dir) === dir) return resolve(here, '..', '..', '..', ADDON_RELATIVE);
-  }
+  return nativeAddonPath('webrtc-apm', 'webrtc_apm.node');
 }
 
 /** Throws AppError AUDIO_APM_UNAVAILABLE, naming the fix, when the addon is missing or does not load. */
 export function loadApmAddon(path: string = defaultApmAddonPath()): ApmAddon {
-  const cached = loaded.get(path);
-  if (cached) return cached;
-  const fix = 'run `bash scripts/setup.sh` (it builds the addon with scripts/build-apm.sh)';
-  if (!existsSync(path)) {
-    throw new AppError('AUDIO_APM_UNAVAILABLE', `the echo-cancellation addon is not built (${path}): ${fix}`);
-  }
-  let addon: unknown;
-  try {
-    addon = createRequire(import.meta.url)(path);
-  } catch (error) {
-    throw new AppError('AUDIO_APM_UNAVAILABLE', `the echo-cancellation addon ${path} does not load (${messageOf(error)}): ${fix}`, {
-      cause: error,
-    });
-  }
-  if (typeof (addon as Partial<ApmAddon> | null)?.Apm !== 'function') {
-    throw new AppError('AUDIO_APM_UNAVAILABLE', `${path} is not the echo-cancellation addon (no Apm class): ${fix}`);
-  }
-  loaded.set(path, addon as ApmAddon);
-  return addon as ApmAddon;
+  return loadNativeAddon<ApmAddon>(path, {
+    what: 'the echo-cancellation addon',
+    code: 'AUDIO_APM_UNAVAILABLE',
+    fix: 'run `bash scripts/setup.sh` (it builds the addon with scripts/build-apm.sh)',
+    notIt: (addon) => (typeof addon?.Apm === 'function' ? undefined : 'no Apm class'),
+  });
 }

@@ -5,16 +5,10 @@
  * 0.8 decoder resident and decodes audio as it arrives; every decoder call
  * (ps_init too) runs on the libuv thread pool.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { AppError, messageOf } from '../../errors/index.js';
+import { loadNativeAddon, nativeAddonPath } from '../../native-addon/index.js';
 
 /** The addon is not built, or the file does not load (a missing shared library, another Node's build). */
 export const STT_ADDON_UNAVAILABLE = 'STT_ADDON_UNAVAILABLE';
-
-const ADDON_RELATIVE = join('native', 'pocketsphinx', 'build', 'Release', 'pocketsphinx_decoder.node');
 
 export interface NativeDecoderOptions {
   /** Acoustic model folder (`-hmm`). */
@@ -102,41 +96,19 @@ export interface PocketsphinxAddon {
   createDecoder(options: NativeDecoderOptions): Promise<NativeDecoder>;
 }
 
-const loaded = new Map<string, PocketsphinxAddon>();
-
-/**
- * The built addon in the project: the nearest folder above this module (src/
- * when run from source, dist/src/ when built) that holds native/pocketsphinx.
- */
+/** The built addon in the project (native/pocketsphinx). */
 export function defaultPocketsphinxAddonPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (let dir = here; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'native', 'pocketsphinx', 'binding.gyp'))) return join(dir, ADDON_RELATIVE);
-    if (dirname(dir) === dir) return resolve(here, '..', '..', '..', ADDON_RELATIVE);
-  }
+  return nativeAddonPath('pocketsphinx', 'pocketsphinx_decoder.node');
 }
 
 /** Throws AppError STT_ADDON_UNAVAILABLE, naming the fix, when the addon is missing or does not load. */
 export function loadPocketsphinxAddon(path: string = defaultPocketsphinxAddonPath()): PocketsphinxAddon {
-  const cached = loaded.get(path);
-  if (cached) return cached;
-  const fix =
-    'run `bash scripts/setup.sh` (it installs the Debian packages libpocketsphinx-dev and libsphinxbase-dev ' +
-    'and builds the addon with `bash scripts/build-pocketsphinx.sh`)';
-  if (!existsSync(path)) {
-    throw new AppError(STT_ADDON_UNAVAILABLE, `the live pocketsphinx addon is not built (${path}): ${fix}`);
-  }
-  let addon: unknown;
-  try {
-    addon = createRequire(import.meta.url)(path);
-  } catch (error) {
-    throw new AppError(STT_ADDON_UNAVAILABLE, `the live pocketsphinx addon ${path} does not load (${messageOf(error)}): ${fix}`, {
-      cause: error,
-    });
-  }
-  if (typeof (addon as Partial<PocketsphinxAddon> | null)?.createDecoder !== 'function') {
-    throw new AppError(STT_ADDON_UNAVAILABLE, `${path} is not the live pocketsphinx addon (no createDecoder): ${fix}`);
-  }
-  loaded.set(path, addon as PocketsphinxAddon);
-  return addon as PocketsphinxAddon;
+  return loadNativeAddon<PocketsphinxAddon>(path, {
+    what: 'the live pocketsphinx addon',
+    code: STT_ADDON_UNAVAILABLE,
+    fix:
+      'run `bash scripts/setup.sh` (it installs the Debian packages libpocketsphinx-dev and libsphinxbase-dev ' +
+      'and builds the addon with `bash scripts/build-pocketsphinx.sh`)',
+    notIt: (addon) => (typeof addon?.createDecoder === 'function' ? undefined : 'no createDecoder'),
+  });
 }
