@@ -65,8 +65,8 @@ class RedecodingSession implements RecognitionSession {
 
   push(samples: Int16Array): void {
     if (this.cancelled) return;
-    if (this.transcriber) this.transcriber.push(samples);
-    else this.samples.push(samples);
+    this.transcriber?.push(samples);
+    this.samples.push(samples);
   }
 
   onPartial(listener: (partial: PartialTranscript) => void): () => void {
@@ -74,9 +74,13 @@ class RedecodingSession implements RecognitionSession {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The whole utterance decoded once more, at once: a partial decode still under way is not
+   * waited for (it shares the cores with this one, as the full-duplex voice always did).
+   */
   async finish(): Promise<Transcript> {
     if (this.cancelled) throw sttCancelled(`${this.stt.name} recognition`);
-    if (this.transcriber) return this.transcriber.finish();
+    this.transcriber?.stop();
     let last: Transcript = { text: '', final: true };
     const { signal, language } = this.options;
     for await (const result of this.stt.transcribe(concatSamples(this.samples), { ...(signal ? { signal } : {}), ...(language ? { language } : {}) })) if (result.final) last = result;
