@@ -10,6 +10,8 @@ import { connectMemoryServer, memoryFolders, save, search, structured, type Memo
 
 const TRIALS = 20;
 const BURST = 40;
+/** Saves in flight at once. */
+const WINDOW = 5;
 const quiet = { write: () => true };
 let home: TempDir;
 
@@ -31,15 +33,22 @@ describe('memory server killed with SIGKILL in the middle of a burst of saves', 
       // Odd trials with the graph index a large store uses (past 10 memories here), even ones with exact search.
       await home.write('config/config.toml', `[memory]\nsnapshot_every = 3\nexact_search_max = ${trial % 2 === 0 ? 100_000 : 10}\n`);
       const server: StdioServerHandle = await connectMemoryServer(folders);
-      // Killed right when this many saves of the burst are acknowledged: the rest are queued or in flight.
+      // Killed right when this many saves of the burst are acknowledged. At most WINDOW saves are in
+      // flight (one more is sent as one is answered), so the kill always lands with saves queued or
+      // in flight, however fast the server answers, and the rest of the burst meets a dead server.
       const killAfter = 1 + ((trial * 7) % (BURST - 10));
       let acknowledgedNow = 0;
-      const inFlight: Promise<void>[] = [];
-      for (let i = 0; i < BURST; i++) {
-        const text = `trial ${trial} item ${i}: remember the parcel code ${trial * 100 + i}`;
+      let sent = 0;
+      let settled = 0;
+      let burstDone: () => void = () => undefined;
+      const done = new Promise<void>((resolve) => (burstDone = resolve));
+      const sendNext = (): void => {
+        if (sent === BURST) return;
+        const text = `trial ${trial} item ${sent}: remember the parcel code ${trial * 100 + sent}`;
+        sent += 1;
         attempted += 1;
-        inFlight.push(
-          save(server, text, 'note').then(
+        void save(server, text, 'note')
+          .then(
             (result) => {
               if (result.isError) return;
               acknowledged.set(structured<{ memory: MemoryView }>(result).memory.id, text);
@@ -47,10 +56,15 @@ describe('memory server killed with SIGKILL in the middle of a burst of saves', 
               if (acknowledgedNow === killAfter) process.kill(server.pid, 'SIGKILL');
             },
             () => undefined, // the connection died with the server: not acknowledged
-          ),
-        );
-      }
-      await Promise.all(inFlight);
+          )
+          .finally(() => {
+            settled += 1;
+            if (settled === BURST) burstDone();
+            sendNext();
+          });
+      };
+      for (let i = 0; i < WINDOW; i++) sendNext();
+      await done;
       await waitFor(() => (isRunning(server.pid) ? undefined : true), `memory server ${server.pid} to die`);
       await server.close().catch(() => undefined);
     }
