@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 export interface RunCommandOptions {
   env?: NodeJS.ProcessEnv;
@@ -43,12 +44,21 @@ export function runCommand(argv: readonly string[], options: RunCommandOptions):
     let ended: 'timeout' | 'cancelled' | undefined;
     let settled = false;
 
-    const child = spawn(program, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(program, args, {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      // Some refusals come from spawn itself, not as an 'error' event: an argument list
+      // over the kernel's limit (E2BIG), a NUL byte in an argument or an environment value.
+      const { code, message } = error as NodeJS.ErrnoException;
+      resolve({ kind: 'spawn-error', errno: code ?? 'UNKNOWN', reason: describeErrno(code, message) });
+      return;
+    }
 
     const killGroup = (): void => {
       if (child.pid === undefined) return;
@@ -111,6 +121,8 @@ const ERRNO_TEXT: Record<string, string> = {
   EISDIR: 'Is a directory',
   E2BIG: 'Argument list too long',
   ENOMEM: 'Cannot allocate memory',
+  // Node's own message quotes the whole value, which may be megabytes.
+  ERR_INVALID_ARG_VALUE: 'an argument or environment value holds a NUL byte',
 };
 
 function describeErrno(code: string | undefined, fallback: string): string {

@@ -70,6 +70,14 @@ describe('running a tool file', () => {
     );
   });
 
+  it('answers an argument the system refuses (too long, a NUL byte) as a tool result, not a crash', async () => {
+    expect(await runToolFile(echo(), { a: 'x'.repeat(1_000_000), b: 1 })).toEqual({ text: `error: cannot run ${dir.path}/echo.sh: Argument list too long`, isError: true });
+    expect(await runToolFile(echo(), { a: 'nul\u0000here', b: 1 })).toEqual({
+      text: `error: cannot run ${dir.path}/echo.sh: an argument or environment value holds a NUL byte`,
+      isError: true,
+    });
+  });
+
   it('strips stdout and cuts it to the limit with a visible mark', async () => {
     const result = await runToolFile(tool(`command = ["sh", "-c", "echo; head -c 5000 /dev/zero | tr '\\\\0' a; echo"]`), {});
     expect(result.isError).toBe(false);
