@@ -46,11 +46,14 @@ const RISKS = ['read', 'write', 'high'] as const;
 export const BUILTIN_SERVER_NAMES: readonly string[] = ['tools', 'memory', 'shell-readonly', 'open-interpreter', 'browser'];
 const DECISIONS = ['allow', 'confirm', 'deny'] as const;
 
+/** An environment value: the system cannot pass one with a NUL byte to a program. */
+const envValue = z.string().refine((value) => !value.includes('\0'), 'must not contain a NUL byte');
+
 /** A third-party stdio MCP server: `[mcp.<name>]`. */
 const mcpServerSchema = z.strictObject({
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
+  env: z.record(z.string(), envValue).default({}),
   cwd: z.string().optional(),
   enabled: z.boolean().default(true),
   /** Only a trusted server's annotations may lower a tool's risk. */
@@ -255,7 +258,7 @@ export const configSchema = z.strictObject({
   /** `[voice] enabled`, and one `[voice.<lang>]` table per spoken language. */
   voice: z.preprocess(mergeDefaultVoices, z.object({ enabled: z.boolean().default(true) }).catchall(voiceSchema)),
   /** Added to every tool's environment: personal values live here, not in tool files. */
-  env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  env: z.record(z.string(), z.union([envValue, z.number(), z.boolean()])).default({}),
   mcp: z
     .record(
       z

@@ -55,6 +55,8 @@ describe('config errors name the key', () => {
     [{ env: { A: [1] } }, 'config: env.A must be a string or a number or a boolean (got array)'],
     [{ llm: 'not a url' }, 'config: llm must be a valid URL (got "not a url")'],
     [{ whisper: { port: 70000 } }, 'config: whisper.port must be <= 65535'],
+    [{ env: { A: 'x\u0000y' } }, 'config: env.A: must not contain a NUL byte'],
+    [{ mcp: { s: { command: 'x', env: { B: '\u0000' } } } }, 'config: mcp.s.env.B: must not contain a NUL byte'],
     [{ duplex: { partial_interval_ms: 0 } }, 'config: unknown key duplex.partial_interval_ms (it moved to stt.partial_interval_ms)'],
     [{ stt: { engine: 'sphinx' } }, 'config: stt.engine must be one of "pocketsphinx", "pocketsphinx_continuous", "whisper"'],
     [{ vad: { sentence_end_silence_ms: 500 } }, 'config: vad.sentence_end_silence_ms: must be below vad.silence_ms (0 = off)'],
