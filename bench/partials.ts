@@ -1,18 +1,14 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { defaultConfig, expandHome } from '../src/config/index.js';
 import { RedecodingStt, transcribeWhole } from '../src/voice/streaming/index.js';
 import { PocketsphinxStt, RESIDENT_DEFAULTS, ResidentPocketsphinxStt } from '../src/voice/stt/index.js';
 import type { StreamingStt } from '../src/voice/types.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { loadClip } from './echo-scenes.js';
 import { partialsFigures, utteranceFrom, type Trial, type Utterance } from './partials-utterances.js';
 import { cpuSeconds, LoopDelay } from './process-load.js';
-import { librivoxClips } from './speech-clips.js';
+import { cardsClips, librivoxClips } from './speech-clips.js';
 import { elapsedMs, now, round } from './stats.js';
 
-const CARDS_DIR = '/usr/share/pocketsphinx/test/data/cards';
-const CARDS = ['001', '002', '003', '004', '005'];
 /** The spawned engine at its best interval of the last run (BENCHMARKS.md, partials: 500 ms). */
 const SPAWNED_INTERVAL_MS = 500;
 /** Each of the 10 clips twice per engine: 20 utterances each. */
@@ -120,7 +116,7 @@ interface NamedUtterance extends Utterance {
 
 async function loadUtterances(): Promise<NamedUtterance[]> {
   const shape = { prefixMs: PREFIX_MS, endSilenceMs: END_SILENCE_MS };
-  const cards = await Promise.all(CARDS.map(async (name) => ({ name, ...utteranceFrom(await loadClip(join(CARDS_DIR, `${name}.wav`)), shape) })));
+  const cards = (await cardsClips()).map((clip) => ({ name: clip.name, ...utteranceFrom(clip.samples, shape) }));
   const books = (await librivoxClips()).map((clip) => ({ name: clip.name, ...utteranceFrom(clip.samples, { ...shape, maxMs: LIBRIVOX_MAX_MS }) }));
   return [...cards, ...books];
 }

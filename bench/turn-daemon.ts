@@ -31,7 +31,7 @@ import { loadClip } from './echo-scenes.js';
 import { startPulse, type PulseServer } from './pulse-server.js';
 import { addRoom, asoundrc, playInto, RoomRecorder, type Room } from './room.js';
 import { startBenchLlm } from './scripted-llm.js';
-import { LIBRIVOX_DIR } from './speech-clips.js';
+import { CARDS_DIR, LIBRIVOX_DIR } from './speech-clips.js';
 import { round } from './stats.js';
 import { ANSWER_RMS, measure, noAnswerReason, trialFigures, type Trial } from './turn-daemon-trials.js';
 
@@ -45,7 +45,6 @@ type Mode = (typeof MODES)[number];
 const PLAYS = 2;
 /** Questions per engine and mode: every clip PLAYS times (TURN_DAEMON_QUESTIONS=N for a quick look; BENCHMARKS.md uses 20). */
 const QUESTIONS = Number(process.env.TURN_DAEMON_QUESTIONS ?? 10 * PLAYS);
-const CARDS_DIR = '/usr/share/pocketsphinx/test/data/cards';
 const CARDS = ['001', '002', '003', '004', '005'];
 const LIBRIVOX = ['0870', '0880', '0890', '0920', '0930'];
 /** LibriVox clips run 3-7 s; cut here (as the partials bench does) to keep the run near 6 minutes. */

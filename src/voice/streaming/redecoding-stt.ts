@@ -65,8 +65,8 @@ class RedecodingSession implements RecognitionSession {
 
   push(samples: Int16Array): void {
     if (this.cancelled) return;
-    this.transcriber?.push(samples);
-    this.samples.push(samples);
+    if (this.transcriber) this.transcriber.push(samples);
+    else this.samples.push(samples);
   }
 
   onPartial(listener: (partial: PartialTranscript) => void): () => void {
@@ -81,9 +81,10 @@ class RedecodingSession implements RecognitionSession {
   async finish(): Promise<Transcript> {
     if (this.cancelled) throw sttCancelled(`${this.stt.name} recognition`);
     this.transcriber?.stop();
+    const audio = this.transcriber ? this.transcriber.audio() : concatSamples(this.samples);
     let last: Transcript = { text: '', final: true };
     const { signal, language } = this.options;
-    for await (const result of this.stt.transcribe(concatSamples(this.samples), { ...(signal ? { signal } : {}), ...(language ? { language } : {}) })) if (result.final) last = result;
+    for await (const result of this.stt.transcribe(audio, { ...(signal ? { signal } : {}), ...(language ? { language } : {}) })) if (result.final) last = result;
     return { ...last, final: true };
   }
 

@@ -98,7 +98,8 @@ export class RedecodingTranscriber {
     for (const listener of this.listeners) listener({ text: transcript.text, stable, audioMs });
   }
 
-  private audio(): Int16Array {
+  /** The utterance so far, as pushed. */
+  audio(): Int16Array {
     // Joined once per decode, and kept joined: the next push appends to one chunk.
     if (this.chunks.length !== 1) this.chunks = [concatSamples(this.chunks)];
     return this.chunks[0] ?? new Int16Array(0);
