@@ -55,8 +55,6 @@ export class ListeningPipeline {
   private inUtterance = false;
   /** The confirmed speech's recognition, fed every cleaned frame. */
   private recognition: RecognitionSession | undefined;
-  /** The endpointer's utterance so far (its pre-roll, then every frame), while it lasts. */
-  private utterance: Int16Array[] = [];
   private recent: Int16Array[] = [];
   private transcripts: Promise<void> = Promise.resolve();
   /** How long a confirmed onset may wait for the endpointer's utterance before it counts as over. */
@@ -74,8 +72,6 @@ export class ListeningPipeline {
     const events = await endpointer.push(result.cleaned);
     this.remember(result.cleaned);
     this.recognition?.push(result.cleaned);
-    // A speech_start among this frame's events brings a pre-roll that already holds it.
-    if (this.inUtterance) this.utterance.push(result.cleaned);
     if (result.event) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
     for (const event of events) this.onEndpointer(event);
     if (this.onsetAtMs !== undefined && !this.inUtterance && frame.atMs - this.onsetAtMs > this.orphanMs) {
@@ -97,7 +93,6 @@ export class ListeningPipeline {
       this.options.dispatch({ type: 'transcript_empty' });
     }
     this.inUtterance = false;
-    this.utterance = [];
     this.recent = [];
     this.options.detector.reset();
     this.options.endpointer.reset();
@@ -127,11 +122,9 @@ export class ListeningPipeline {
   private onEndpointer(event: EndpointerEvent): void {
     if (event.type === 'speech_start') {
       this.inUtterance = true;
-      this.utterance = [event.samples];
       return;
     }
     this.inUtterance = false;
-    this.utterance = [];
     // Not confirmed by the detector: echo residue, or a cough under the reply.
     if (this.onsetAtMs === undefined) return;
     const durationMs = Math.round((event.samples.length / SAMPLE_RATE) * 1000);
@@ -164,7 +157,7 @@ export class ListeningPipeline {
       this.options.onPartial?.(partial);
       dispatch({ type: 'transcript_partial', text: partial.text });
     });
-    recognition.push(concatSamples(this.inUtterance ? this.utterance : this.recent));
+    recognition.push(this.options.endpointer.utteranceSoFar() ?? concatSamples(this.recent));
     this.recognition = recognition;
     const { endpointer } = this.options;
     const holdMs = endpointer.config.sentenceEndSilenceMs;

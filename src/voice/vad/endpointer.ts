@@ -96,6 +96,11 @@ export class Endpointer {
     });
   }
 
+  /** The confirmed utterance under way, prefix padding included, up to the last sample pushed; undefined outside one. */
+  utteranceSoFar(): Int16Array | undefined {
+    return this.detector.state === 'speech' ? this.buffer.slice(this.audioStart, this.buffer.end) : undefined;
+  }
+
   /**
    * Asked once `sentenceEndSilenceMs` of silence followed speech: true ends the utterance
    * there, without waiting for the whole end silence. Undefined: never early.
@@ -142,7 +147,7 @@ export class Endpointer {
           frameIndex: frameOf(this.detector.onsetSample),
           detectedAtFrameIndex: this.lastFrame(),
           audioStartFrameIndex: frameOf(this.audioStart),
-          samples: this.buffer.slice(this.audioStart, this.buffer.end),
+          samples: this.utteranceSoFar() ?? new Int16Array(0),
         });
       } else if (transition === 'end') {
         events.push(this.endEvent());
