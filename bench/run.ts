@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { messageOf } from '../src/errors/index.js';
 import type { Benchmark } from './benchmark.js';
 import { apm } from './apm.js';
-import { bargeIn } from './barge-in.js';
+import { bargeInRooms } from './barge-in.js';
 import { browser } from './browser.js';
 import { echo } from './echo.js';
 import { hostTurn } from './host-turn.js';
@@ -26,7 +26,7 @@ import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, bargeIn, partials, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, partials, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -57,7 +57,13 @@ function select(argv: string[]): readonly Benchmark[] {
     usage(messageOf(error));
   }
   if (names.length === 0) return BENCHMARKS;
-  return names.map((name) => BENCHMARKS.find((b) => b.name === name) ?? usage(`unknown benchmark: ${name}`));
+  // A name is one benchmark, or the family of those named `<name>-...` (barge-in: one per room).
+  return names.flatMap((name) => {
+    const exact = BENCHMARKS.find((b) => b.name === name);
+    if (exact) return [exact];
+    const family = BENCHMARKS.filter((b) => b.name.startsWith(`${name}-`));
+    return family.length > 0 ? family : usage(`unknown benchmark: ${name}`);
+  });
 }
 
 async function main(): Promise<number> {

@@ -5,7 +5,13 @@
  * It works on frame energies, not waveforms, so it needs no converged echo
  * canceller: the echo level is the render's energy around the estimated
  * speaker-to-microphone delay, plus the level difference that echo-only
- * frames have shown (the 90th percentile of mic minus render, in dB).
+ * frames have shown (the 90th percentile of mic minus render, in dB). A
+ * room keeps ringing after the render stops: the prediction decays from
+ * its last level at the room's rate rather than dropping at once, and the
+ * rate is learnt from how fast the microphone falls silent after loud
+ * render stops (in a 0.6 s room the tail of a word stays above the next
+ * quiet syllable's echo for a quarter of a second, and was taken for a
+ * voice).
  */
 
 /** Lags tried for the delay, in 10 ms frames: 0..300 ms covers the AEC's own range of interest. */
@@ -25,6 +31,19 @@ const MIN_LEVEL_HISTORY_FRAMES = 30;
 const FREEZE_EXCESS_DB = 3;
 /** 10 log10 of int16 mean square: below 45 dB (RMS ~180) render is too quiet to echo and mic too quiet to count. */
 const ACTIVE_LEVEL_DB = 45;
+/** The echo's decay before any is measured, dB per 10 ms frame: a reverberant room's (RT60 0.8 s), so the first replies err towards echo. */
+const INITIAL_DECAY_DB_PER_FRAME = 0.75;
+/** Decay rates believed: RT60 2.4 s down to 0.1 s. */
+const MIN_DECAY_DB_PER_FRAME = 0.25;
+const MAX_DECAY_DB_PER_FRAME = 6;
+/** A render offset: the direct echo this far under the ringing tail. The mic's fall over the next frames is the room's decay. */
+const OFFSET_DROP_DB = 20;
+const DECAY_MEASURE_FRAMES = 8;
+/** Frames after an offset that still hold the direct sound's fall (the delay estimate's spread). */
+const DIRECT_FRAMES = 2;
+/** The mic must start this far above the active level for its fall to be measured (not into the noise). */
+const DECAY_MEASURE_HEADROOM_DB = 15;
+const DECAY_LEARNING_RATE = 0.2;
 
 export class DoubleTalkMeter {
   private readonly farDb = new Float64Array(MAX_LAG_FRAMES + 1);
@@ -38,6 +57,17 @@ export class DoubleTalkMeter {
   private readonly levels = new Float64Array(LEVEL_HISTORY_FRAMES);
   private levelCount = 0;
   private levelNext = 0;
+  /** The predicted echo's level with the room's ringing, dB (as levelDb). */
+  private tailDb = 0;
+  private decayDbPerFrame = INITIAL_DECAY_DB_PER_FRAME;
+  /** The mic since the last render offset, while its fall is being measured. */
+  private offset: { beforeDb: number; frames: number; tailDb?: number } | undefined;
+  private readonly recentMicDb = new Float64Array(2 * DELAY_SPREAD_FRAMES + 1);
+
+  /** The echo's decay the meter has learnt, as a reverberation time (s): for reports. */
+  get reverberationTimeS(): number {
+    return 60 / this.decayDbPerFrame / 100;
+  }
 
   /**
    * One 10 ms frame of microphone and the render played with it (null:
@@ -52,7 +82,9 @@ export class DoubleTalkMeter {
     this.farAmp[0] = 10 ** (this.farDb[0] / 20);
     const micDb = levelDb(mic);
 
-    const echoDb = this.predictedRenderDb();
+    const directDb = this.predictedRenderDb();
+    this.tailDb = Math.max(directDb, this.tailDb - this.decayDbPerFrame);
+    const echoDb = this.tailDb;
     let excess = -Infinity;
     if (echoDb < ACTIVE_LEVEL_DB) {
       if (micDb >= ACTIVE_LEVEL_DB) excess = Infinity;
@@ -62,7 +94,43 @@ export class DoubleTalkMeter {
       if (excess < FREEZE_EXCESS_DB) this.rememberLevel(level);
     }
     if (excess < FREEZE_EXCESS_DB && Math.max(...this.farDb) >= ACTIVE_LEVEL_DB) this.learnDelay(10 ** (micDb / 20));
+    this.learnDecay(directDb, micDb, excess);
     return excess;
+  }
+
+  /**
+   * After the render stops, how fast the mic falls is how fast the room dies
+   * away: from two frames after the offset (past the direct sound's drop)
+   * over the next eight; a mic already quiet two frames after is a dry room.
+   */
+  private learnDecay(directDb: number, micDb: number, excess: number): void {
+    // The direct prediction spans the delay +-DELAY_SPREAD_FRAMES, so it falls that many frames after the mic's echo did.
+    const before = Math.max(...this.recentMicDb);
+    this.recentMicDb.copyWithin(1, 0);
+    this.recentMicDb[0] = micDb;
+    if (excess >= FREEZE_EXCESS_DB || directDb >= this.tailDb - OFFSET_DROP_DB) {
+      this.offset = undefined; // someone talks, or the render goes on: not the room alone
+      return;
+    }
+    if (!this.offset) {
+      if (before >= ACTIVE_LEVEL_DB + DECAY_MEASURE_HEADROOM_DB) this.offset = { beforeDb: before, frames: 0 };
+      return;
+    }
+    const offset = this.offset;
+    offset.frames++;
+    if (offset.frames === DIRECT_FRAMES) {
+      if (micDb < ACTIVE_LEVEL_DB) this.learnRate((offset.beforeDb - micDb) / DIRECT_FRAMES);
+      else offset.tailDb = micDb;
+      if (offset.tailDb === undefined) this.offset = undefined;
+    } else if (offset.tailDb !== undefined && offset.frames === DIRECT_FRAMES + DECAY_MEASURE_FRAMES) {
+      this.learnRate((offset.tailDb - micDb) / DECAY_MEASURE_FRAMES);
+      this.offset = undefined;
+    }
+  }
+
+  private learnRate(rate: number): void {
+    const clamped = Math.min(MAX_DECAY_DB_PER_FRAME, Math.max(MIN_DECAY_DB_PER_FRAME, rate));
+    this.decayDbPerFrame += DECAY_LEARNING_RATE * (clamped - this.decayDbPerFrame);
   }
 
   /** The render level the echo in this frame came from, dB. */

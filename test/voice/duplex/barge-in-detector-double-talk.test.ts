@@ -42,9 +42,32 @@ function syntheticScene(near?: { samples: Int16Array; atMs: number }): Scene {
   return { far, mic: simulateMic(far, { delayMs: 60, gain: 0.5, noise: 20, seed: 5 }, 16_000, user) };
 }
 
+/**
+ * The render through a reverberant room, as the microphone hears it: the
+ * direct echo (60 ms, 0.5), then a tail of seeded random taps every 1 ms
+ * whose level falls 60 dB in `rt60` seconds, `wetDb` under the direct sound
+ * in all; and `near` added from `nearAtMs` on.
+ */
+function reverberantScene(rt60: number, near?: { samples: Int16Array; atMs: number }, wetDb = -8): Scene {
+  const far = syllables(4000);
+  const random = seededRandom(17);
+  const taps: Array<[at: number, gain: number]> = [];
+  for (let ms = 65; ms < 60 + rt60 * 1000; ms++) taps.push([ms * 16, (random() < 0.5 ? -1 : 1) * 10 ** ((-3 * (ms - 60)) / (rt60 * 1000))]);
+  const tapEnergy = taps.reduce((sum, [, g]) => sum + g * g, 0);
+  const scale = Math.sqrt((0.25 * 10 ** (wetDb / 10)) / tapEnergy);
+  const mic = new Float64Array(far.length);
+  for (let i = 0; i < far.length; i++) {
+    const x = far[i]!;
+    if (x === 0) continue;
+    if (i + 960 < mic.length) mic[i + 960]! += 0.5 * x;
+    for (const [at, gain] of taps) if (i + at < mic.length) mic[i + at]! += scale * gain * x;
+  }
+  if (near) for (let i = 0; i < near.samples.length && near.atMs * 16 + i < mic.length; i++) mic[near.atMs * 16 + i]! += near.samples[i]!;
+  return { far, mic: Int16Array.from(mic, (v) => Math.max(-32768, Math.min(32767, Math.round(v)))) };
+}
+
 describe('DoubleTalkMeter', () => {
-  function excesses(scene: Scene): number[] {
-    const meter = new DoubleTalkMeter();
+  function excesses(scene: Scene, meter = new DoubleTalkMeter()): number[] {
     const out: number[] = [];
     for (let s = 0; s + 160 <= scene.far.length; s += 160) out.push(meter.push(scene.mic.subarray(s, s + 160), scene.far.subarray(s, s + 160)));
     return out;
@@ -54,6 +77,31 @@ describe('DoubleTalkMeter', () => {
     const finite = excesses(syntheticScene()).slice(60).filter(Number.isFinite);
     expect(finite.length).toBeGreaterThan(100);
     expect(Math.max(...finite)).toBeLessThan(6);
+  });
+
+  it("keeps a reverberant room's echo (0.6 s) below the 6 dB default once it has learnt how fast the room dies away", () => {
+    const meter = new DoubleTalkMeter();
+    excesses(reverberantScene(0.6), meter);
+    // The second pass is the room as the meter now knows it.
+    const finite = excesses(reverberantScene(0.6), meter).filter(Number.isFinite);
+    expect(finite.length).toBeGreaterThan(300);
+    expect(Math.max(...finite)).toBeLessThan(6);
+    // No frame of pure ringing after a syllable counts as a loud mic over silence.
+    expect(excesses(reverberantScene(0.6), meter).filter((dB) => dB === Infinity)).toEqual([]);
+    expect(meter.reverberationTimeS).toBeGreaterThan(0.3);
+    expect(meter.reverberationTimeS).toBeLessThan(1.2);
+  });
+
+  it('learns that a dry room dies away at once, and still hears a voice in a reverberant one', () => {
+    const dry = new DoubleTalkMeter();
+    // Words with pauses between them, as a reply has: the fall after each is measured.
+    const far = syllables(4000).map((x, i) => (i % (16 * 500) < 16 * 300 ? x : 0));
+    excesses({ far, mic: simulateMic(far, { delayMs: 60, gain: 0.5, noise: 20, seed: 5 }) }, dry);
+    expect(dry.reverberationTimeS).toBeLessThan(0.3);
+    const meter = new DoubleTalkMeter();
+    excesses(reverberantScene(0.6), meter);
+    const during = excesses(reverberantScene(0.6, { samples: syllables(1000, 11, 8000), atMs: 2500 }), meter).slice(250, 265);
+    expect(during.filter((dB) => dB >= 6).length).toBeGreaterThanOrEqual(8);
   });
 
   it('puts a voice as loud as the loudest render well above the predicted echo', () => {
