@@ -72,7 +72,7 @@ export class BargeInTrials {
     const turns = new Set(seen.filter((e) => e.type === 'state.changed' && e.state === 'thinking').map((e) => e.turnId));
     const texts = finalTexts(seen);
     return {
-      interruptions: seen.filter((e) => e.type === 'voice.interrupted').length,
+      interruptions: seen.filter((e) => e.type === 'voice.interrupted' && e.source === 'barge_in').length,
       transcripts: texts.length,
       falseTurns: Math.max(0, turns.size - 1),
       texts,
@@ -97,7 +97,7 @@ export class BargeInTrials {
     await this.until(() => this.since(from).some((e) => e.type === 'voice.playback' && e.phase === 'started'), 30_000);
     await sleep(afterMs);
     // An interruption before the user spoke is a false one, and leaves nothing to measure.
-    const early = this.since(from).some((e) => e.type === 'voice.interrupted');
+    const early = this.since(from).some((e) => e.type === 'voice.interrupted' && e.source === 'barge_in');
     const replyTurn = this.since(from).find((e) => e.type === 'state.changed' && e.state === 'thinking')?.turnId;
     const fromSample = this.room.monitor.length;
     const fromClip = this.events.length;
@@ -106,7 +106,7 @@ export class BargeInTrials {
     let interrupted: Interrupted | undefined;
     if (!early) {
       await this.until(() => {
-        interrupted = this.since(fromClip).find((e): e is Interrupted => e.type === 'voice.interrupted');
+        interrupted = this.since(fromClip).find((e): e is Interrupted => e.type === 'voice.interrupted' && e.source === 'barge_in');
         return interrupted !== undefined;
       }, clipMs + 1500).catch(() => undefined);
     }

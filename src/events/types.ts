@@ -44,8 +44,8 @@ export type AssistantEvent =
   /** `final: false` is a partial (never sent to the LLM); `stable` its leading words two decodes agreed on. */
   | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; stable?: string; language?: string; dropped?: string; durationMs?: number })
   | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'started' | 'ended' })
-  /** Full duplex: user speech cut the reply off; `latencyMs` from the speech's start to playback stopped. */
-  | (Base & { type: 'voice.interrupted'; stage: 'voice'; speechStartedAtMs: number; latencyMs: number })
+  /** Full duplex: a reply stopped. `source`: the user's voice over it (barge_in; latency from the speech's start), POST /interrupt (api) or the key. */
+  | (Base & { type: 'voice.interrupted'; stage: 'voice'; source: 'barge_in' | 'api' | 'key'; speechStartedAtMs: number; latencyMs: number })
   /** Full duplex: the interruption held no words, and the reply goes on from `sentence`. */
   | (Base & { type: 'voice.resumed'; stage: 'voice'; sentence: number })
   | (Base & {

@@ -42,6 +42,7 @@ export function describe(event: AssistantEvent): string | undefined {
       if (!event.final) return `[hearing] ${event.text}`;
       return event.dropped ? `[heard] (nothing to answer: ${event.dropped})` : `[heard] ${event.text}${event.language ? ` (${event.language})` : ''}`;
     case 'voice.interrupted':
+      if (event.source !== 'barge_in') return `[voice] interrupted (${event.source === 'api' ? 'POST /interrupt' : 'the interrupt key'}): playback stopped`;
       return `[voice] interrupted: playback stopped ${Math.round(event.latencyMs)} ms after the speech began`;
     case 'voice.resumed':
       return `[voice] no words came: the reply goes on from sentence ${event.sentence + 1}`;

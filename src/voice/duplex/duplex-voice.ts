@@ -26,7 +26,7 @@ import { DuplexPlayer } from './player.js';
 import { reduce } from './reducer.js';
 import { ReplyTurns } from './reply-turns.js';
 import { ScoreReplayVad } from './score-replay-vad.js';
-import { initialDuplexState, type ActivityState, type DuplexEffect, type DuplexInput, type DuplexState, type DuplexTimer } from './states.js';
+import { initialDuplexState, type ActivityState, type DuplexEffect, type DuplexInput, type DuplexState, type DuplexTimer, type InterruptionSource } from './states.js';
 
 export interface DuplexVoiceOptions {
   input: AudioInput;
@@ -93,8 +93,8 @@ export class DuplexVoice {
   private readonly unsubscribe: () => void;
   private queue: DuplexInput[] = [];
   private dispatching = false;
-  /** The speech start of the interruption whose playback stop comes next (for its latency). */
-  private interruptedSpeechAtMs: number | undefined;
+  /** The interruption whose playback stop comes next: its speech start (for the latency) and what it was. */
+  private pendingInterruption: { speechStartedAtMs: number; source: InterruptionSource } | undefined;
   private muted = false;
   private audioFailed = false;
   private language: string;
@@ -296,16 +296,17 @@ export class DuplexVoice {
       case 'start_turn':
         return this.turns.start(effect.turnId, effect.text, this.language);
       case 'interrupt_detected':
-        this.interruptedSpeechAtMs = effect.speechStartedAtMs;
+        this.pendingInterruption = { speechStartedAtMs: effect.speechStartedAtMs, source: effect.source };
         return;
       case 'stop_playback': {
         this.player.stop(effect.turnId);
         this.echo.stopped();
-        const speechAt = this.interruptedSpeechAtMs;
-        this.interruptedSpeechAtMs = undefined;
-        if (speechAt !== undefined) {
-          const latencyMs = this.clock() - speechAt;
-          bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: effect.turnId, speechStartedAtMs: speechAt, latencyMs, atMs: this.eventClock() });
+        const interruption = this.pendingInterruption;
+        this.pendingInterruption = undefined;
+        if (interruption) {
+          const { speechStartedAtMs, source } = interruption;
+          const latencyMs = this.clock() - speechStartedAtMs;
+          bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: effect.turnId, source, speechStartedAtMs, latencyMs, atMs: this.eventClock() });
         }
         return;
       }

@@ -5,8 +5,8 @@
  * utterances from the same cleaned audio and scores, and an utterance is
  * reported only when the detector confirmed speech in it: echo residue and
  * coughs under a reply never reach speech recognition. A confirmed
- * utterance is recognized as it is spoken (from the endpointer's pre-roll,
- * or the last moments when the endpointer had not started one yet): partial
+ * utterance is recognized as it is spoken, from 300 ms before the run of
+ * audio that confirmed it (so its first syllable is heard): partial
  * transcripts while it lasts, one final transcript after it ends, in
  * utterance order.
  */
@@ -45,8 +45,14 @@ export interface ListeningPipelineOptions {
   signal: AbortSignal;
 }
 
-/** Audio kept to start recognizing confirmed speech the endpointer has no utterance for yet. */
-const RECENT_MS = 600;
+/** Cleaned audio kept, so recognition of confirmed speech can start before the moment it was confirmed. */
+const RECENT_MS = 2000;
+/**
+ * Recognition starts this long before the first window of the run that
+ * confirmed the speech: the first syllable ("stop", "wait") is usually
+ * quieter than the rest and went by before any rule was sure of it.
+ */
+const PRE_ROLL_MS = 300;
 
 export class ListeningPipeline {
   /** The detector confirmed speech that has not ended yet: when it was reported. */
@@ -55,7 +61,8 @@ export class ListeningPipeline {
   private inUtterance = false;
   /** The confirmed speech's recognition, fed every cleaned frame. */
   private recognition: RecognitionSession | undefined;
-  private recent: Int16Array[] = [];
+  /** The last RECENT_MS of cleaned audio, each frame with its audio time (ms). */
+  private recent: Array<{ atMs: number; samples: Int16Array }> = [];
   private transcripts: Promise<void> = Promise.resolve();
   /** How long a confirmed onset may wait for the endpointer's utterance before it counts as over. */
   private readonly orphanMs: number;
@@ -70,7 +77,7 @@ export class ListeningPipeline {
     const result = await detector.process(frame.samples, render);
     scores.feed(result.windows.map((w) => w.probability));
     const events = await endpointer.push(result.cleaned);
-    this.remember(result.cleaned);
+    this.remember(result.atMs, result.cleaned);
     this.recognition?.push(result.cleaned);
     if (result.event) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
     for (const event of events) this.onEndpointer(event);
@@ -116,7 +123,7 @@ export class ListeningPipeline {
       startedAtMs,
       duringPlayback: event.duringPlayback,
     });
-    this.startRecognition();
+    this.startRecognition(event.startedAtMs - PRE_ROLL_MS);
   }
 
   private onEndpointer(event: EndpointerEvent): void {
@@ -148,7 +155,7 @@ export class ListeningPipeline {
    * suppressed one lets the assistant's own words through, and in the loopback bench they
    * came back as transcripts (false turns).
    */
-  private startRecognition(): void {
+  private startRecognition(fromAudioMs: number): void {
     const { stt, signal, bus, eventClock: clock, dispatch, setTimer, clearTimer } = this.options;
     const recognition = stt.startUtterance({ signal, timers: { set: setTimer, clear: clearTimer } });
     recognition.onPartial((partial) => {
@@ -157,7 +164,7 @@ export class ListeningPipeline {
       this.options.onPartial?.(partial);
       dispatch({ type: 'transcript_partial', text: partial.text });
     });
-    recognition.push(this.options.endpointer.utteranceSoFar() ?? concatSamples(this.recent));
+    recognition.push(this.audioSince(fromAudioMs));
     this.recognition = recognition;
     const { endpointer } = this.options;
     const holdMs = endpointer.config.sentenceEndSilenceMs;
@@ -196,8 +203,14 @@ export class ListeningPipeline {
     });
   }
 
-  private remember(cleaned: Int16Array): void {
-    this.recent.push(cleaned);
+  private remember(atMs: number, samples: Int16Array): void {
+    this.recent.push({ atMs, samples });
     if (this.recent.length > RECENT_MS / FRAME_MS) this.recent.shift();
+  }
+
+  /** The cleaned audio from the frame holding `audioMs` to now: what the speech's recognition hears first. */
+  private audioSince(audioMs: number): Int16Array {
+    const from = this.recent.findIndex((f) => f.atMs + FRAME_MS > audioMs);
+    return concatSamples(this.recent.slice(from < 0 ? this.recent.length : from).map((f) => f.samples));
   }
 }

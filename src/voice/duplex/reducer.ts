@@ -13,6 +13,7 @@ import {
   type DuplexState,
   type DuplexStep,
   type DuplexTimer,
+  type InterruptionSource,
   type TurnState,
 } from './states.js';
 
@@ -99,7 +100,7 @@ function handle(c: Ctx, input: DuplexInput): void {
       return onToolEnded(c, input.turnId, input.callId, input.status);
     case 'interrupt_requested':
       if (!isReply(c.s.activity) && c.s.activity !== 'interrupted') return;
-      if (c.s.activity !== 'interrupted') interrupt(c, c.now, true);
+      if (c.s.activity !== 'interrupted') interrupt(c, c.now, input.source, true);
       confirmInterruption(c);
       return;
     case 'timer_fired':
@@ -141,12 +142,6 @@ function onSpeechEnded(c: Ctx): void {
   }
   c.s.speech = null;
   if (!speech.transcribed) c.s.pendingTranscripts.push(speech.role === 'input' ? 'input' : 'ignored');
-  const interruption = c.s.interruption;
-  if (interruption && speech.role === 'input' && !speech.transcribed) {
-    // Its words are being recognized: they get the timeout again from here (a long utterance used up the first).
-    interruption.speechEndedAtMs = c.now;
-    if (c.now >= interruption.deadlineMs) c.effects.push({ type: 'set_timer', timer: 'false_interruption', atMs: c.now + c.config.falseInterruptionTimeoutMs });
-  }
 }
 
 /** A candidate lasted long enough during a reply: it is a barge-in. */
@@ -154,15 +149,15 @@ function bargeIn(c: Ctx): void {
   const speech = c.s.speech;
   if (!speech || speech.role !== 'candidate') return;
   speech.role = 'input';
-  interrupt(c, speech.startedAtMs);
+  interrupt(c, speech.startedAtMs, 'barge_in');
 }
 
 /** Holds the reply (playback stops, nothing is aborted yet) until words confirm the interruption. */
-function interrupt(c: Ctx, speechStartedAtMs: number, final = false): void {
+function interrupt(c: Ctx, speechStartedAtMs: number, source: InterruptionSource, final = false): void {
   const turn = c.s.turn;
   const from = c.s.activity;
   if (!turn || !isReply(from)) return;
-  c.effects.push({ type: 'interrupt_detected', turnId: turn.id, speechStartedAtMs, atMs: c.now });
+  c.effects.push({ type: 'interrupt_detected', turnId: turn.id, speechStartedAtMs, source, atMs: c.now });
   c.effects.push({ type: 'stop_playback', turnId: turn.id });
   turn.held = true;
   turn.playing = false;
@@ -183,18 +178,18 @@ function confirmInterruption(c: Ctx, next: ActivityState = restState(c.s)): void
   move(c, next, turnId);
 }
 
-/** No words by the deadline and the user silent: the reply goes on from the sentence it was cut in. */
+/**
+ * No words by the deadline, the user silent, and no transcript of the
+ * interrupting speech still to come: the reply goes on from the sentence it
+ * was cut in. While recognition of that speech runs, nothing resumes: its
+ * transcript decides (words: the next turn; none: resume at once).
+ */
 function resumeIfFalse(c: Ctx): void {
   const s = c.s;
   const interruption = s.interruption;
   if (!interruption || c.now < interruption.deadlineMs) return;
   if (s.speech && s.speech.role !== 'ignored') return; // still talking: the transcript decides
-  // Recognition of the speech that ended is still under way: it has the timeout from the speech's end.
-  const transcriptDue = interruption.speechEndedAtMs === undefined ? undefined : interruption.speechEndedAtMs + c.config.falseInterruptionTimeoutMs;
-  if (s.pendingTranscripts.includes('input') && transcriptDue !== undefined && c.now < transcriptDue) {
-    c.effects.push({ type: 'set_timer', timer: 'false_interruption', atMs: transcriptDue });
-    return;
-  }
+  if (s.pendingTranscripts.includes('input')) return;
   resume(c);
 }
 
@@ -203,9 +198,6 @@ function resume(c: Ctx): void {
   const interruption = s.interruption;
   const turn = s.turn;
   if (!interruption || !turn) return;
-  // The noise that interrupted is not user input, whatever its late transcript says.
-  s.pendingTranscripts = s.pendingTranscripts.map(() => 'ignored');
-  if (s.speech) s.speech.role = 'ignored';
   turn.held = false;
   s.interruption = null;
   c.effects.push({ type: 'resume_from_sentence', turnId: turn.id, sentence: interruption.sentence });
@@ -241,9 +233,18 @@ function onTranscript(c: Ctx, text: string | null): void {
       s.pendingInput = text;
       return;
     default:
-      // During a reply only a barge-in takes the floor; words of a resumed false interruption stay unanswered.
-      return;
+      // User speech that began before this reply (while its question was being heard): its words take the floor.
+      return replaceReply(c, text);
   }
+}
+
+/** Words of the user's that came during a reply: the reply stops where it is (only what was played is kept) and they are the next turn. */
+function replaceReply(c: Ctx, text: string): void {
+  const turn = c.s.turn;
+  if (!turn) return startTurn(c, text);
+  c.effects.push({ type: 'stop_playback', turnId: turn.id });
+  abortTurn(c, 'interrupted');
+  startTurn(c, text);
 }
 
 /** STT found no words in the interrupting speech: a false interruption, without waiting for the timeout. */

@@ -57,11 +57,12 @@ export interface Interruption {
   from: 'thinking' | 'speaking' | 'tool_running';
   /** The first sentence not fully played: a false interruption resumes here. */
   sentence: number;
-  /** No words by then (and the user silent): a false interruption. */
+  /** No words by then (the user silent and no transcript due): a false interruption. */
   deadlineMs: number;
-  /** When the interrupting speech ended: its transcript gets the timeout again from here. */
-  speechEndedAtMs?: number;
 }
+
+/** What stopped a reply: the user's voice over it, POST /interrupt, or the interrupt key. */
+export type InterruptionSource = 'barge_in' | 'api' | 'key';
 
 export interface DuplexState {
   activity: ActivityState;
@@ -138,7 +139,7 @@ export type DuplexEffect =
   /** Start a turn with this text as the user's input: a fresh AbortController for LLM, tools and TTS. */
   | { type: 'start_turn'; turnId: string; text: string }
   /** Valid user speech during a reply; the runtime records latency from `speechStartedAtMs` to playback stop. */
-  | { type: 'interrupt_detected'; turnId: string; speechStartedAtMs: number; atMs: number }
+  | { type: 'interrupt_detected'; turnId: string; speechStartedAtMs: number; source: InterruptionSource; atMs: number }
   /** Stop at the next chunk boundary, drop unplayed chunks, play nothing more of this turn until resumed. */
   | { type: 'stop_playback'; turnId: string }
   /** A false interruption: play the turn again from the start of this sentence. */

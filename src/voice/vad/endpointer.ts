@@ -97,7 +97,7 @@ export class Endpointer {
   }
 
   /** The confirmed utterance under way, prefix padding included, up to the last sample pushed; undefined outside one. */
-  utteranceSoFar(): Int16Array | undefined {
+  private utteranceSoFar(): Int16Array | undefined {
     return this.detector.state === 'speech' ? this.buffer.slice(this.audioStart, this.buffer.end) : undefined;
   }
 

@@ -33,12 +33,14 @@ describe('the terminal reporter', () => {
     bus.emit({ type: 'voice.transcript', stage: 'stt', text: 'stop tal', stable: 'stop', final: false, atMs: 0 });
     // The same stable words: a revision the terminal does not repeat.
     bus.emit({ type: 'voice.transcript', stage: 'stt', text: 'stop tell', stable: 'stop', final: false, atMs: 0 });
-    bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: 'duplex-1', speechStartedAtMs: 10, latencyMs: 141.6, atMs: 1 });
+    bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: 'duplex-1', source: 'barge_in', speechStartedAtMs: 10, latencyMs: 141.6, atMs: 1 });
     bus.emit({ type: 'state.changed', stage: 'conversation', state: 'interrupted', previous: 'speaking', atMs: 2 });
     bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: 'duplex-1', sentence: 1, atMs: 3 });
+    bus.emit({ type: 'voice.interrupted', stage: 'voice', turnId: 'duplex-2', source: 'api', speechStartedAtMs: 20, latencyMs: 0.4, atMs: 4 });
     stop();
     expect(out.text()).toBe(
-      '[hearing] stop tal\n[voice] interrupted: playback stopped 142 ms after the speech began\n[state] interrupted\n[voice] no words came: the reply goes on from sentence 2\n',
+      '[hearing] stop tal\n[voice] interrupted: playback stopped 142 ms after the speech began\n[state] interrupted\n[voice] no words came: the reply goes on from sentence 2\n' +
+        '[voice] interrupted (POST /interrupt): playback stopped\n',
     );
   });
 });

@@ -12,7 +12,7 @@ import { Endpointer } from '../../../src/voice/vad/index.js';
  * A detector stand-in for frames 20 ms long: the VAD hears speech in frames
  * [from, to) at level 100; the onset is confirmed at frame 15 by `rule`.
  */
-function scriptedDetector(rule: 'cleaned' | 'double_talk', from: number, to: number): BargeInDetector {
+function scriptedDetector(rule: 'cleaned' | 'double_talk', from: number, to: number, confirm = { frame: 15, startedAtMs: 200 }): BargeInDetector {
   let frame = 0;
   let pending = 0;
   return {
@@ -24,7 +24,7 @@ function scriptedDetector(rule: 'cleaned' | 'double_talk', from: number, to: num
         pending -= 512;
         result.windows.push({ startMs: 0, probability: speech ? 0.95 : 0.01 });
       }
-      if (frame === 15) result.event = { type: 'speech_started', confidence: 0.9, rule, startedAtMs: 200, atMs: 300, duringPlayback: true };
+      if (frame === confirm.frame) result.event = { type: 'speech_started', confidence: 0.9, rule, startedAtMs: confirm.startedAtMs, atMs: frame * 20 + 20, duringPlayback: true };
       frame += 1;
       return result;
     },
@@ -32,7 +32,7 @@ function scriptedDetector(rule: 'cleaned' | 'double_talk', from: number, to: num
   } as unknown as BargeInDetector;
 }
 
-async function run(rule: 'cleaned' | 'double_talk', from = 10, to = 40, recognizer?: StreamingStt): Promise<{ heard: number[]; inputs: string[] }> {
+async function run(rule: 'cleaned' | 'double_talk', from = 10, to = 40, recognizer?: StreamingStt, confirm?: { frame: number; startedAtMs: number }): Promise<{ heard: number[]; inputs: string[] }> {
   const heard: number[] = [];
   const stt: Stt = {
     name: 'peak',
@@ -45,7 +45,7 @@ async function run(rule: 'cleaned' | 'double_talk', from = 10, to = 40, recogniz
   const scores = new ScoreReplayVad(512);
   const inputs: string[] = [];
   const pipeline = new ListeningPipeline({
-    detector: scriptedDetector(rule, from, to),
+    detector: scriptedDetector(rule, from, to, confirm),
     endpointer: new Endpointer(scores, { minSpeechMs: 100, endSilenceMs: 200, suffixPaddingMs: 100 }),
     scores,
     stt: recognizer ?? new RedecodingStt(stt, { partialIntervalMs: 0 }),
@@ -111,6 +111,25 @@ describe('the listening pipeline', () => {
     expect(pushes.slice(1).every((p) => p.length === 320)).toBe(true);
     const speech = pushes.reduce((n, p) => n + p.filter((x) => x === 100).length, 0);
     expect(speech).toBe(30 * 320);
+  });
+
+  it('starts recognizing 300 ms before the run that confirmed the speech, so a first syllable said before any rule was sure is heard', async () => {
+    const firstPush: Int16Array[] = [];
+    const recording: StreamingStt = {
+      name: 'first-push',
+      startUtterance: () => ({
+        push: (samples) => void (firstPush.length === 0 && firstPush.push(samples)),
+        onPartial: () => () => undefined,
+        finish: async () => ({ text: 'wait', final: true }),
+        cancel: () => undefined,
+      }),
+      close: async () => undefined,
+    };
+    // The voice starts at frame 10; the run that confirmed it began at 600 ms (frame 30) and was confirmed in frame 35.
+    await run('double_talk', 10, 60, recording, { frame: 35, startedAtMs: 600 });
+    // From 300 ms (frame 15) through the confirming frame: 21 frames, all of them the voice.
+    expect(firstPush[0]!.length).toBe(21 * 320);
+    expect(firstPush[0]!.every((x) => x === 100)).toBe(true);
   });
 
   it('cancels the recognition of a confirmed onset that never grows into an utterance', async () => {
