@@ -42,6 +42,13 @@ export interface RoomVariant {
   loudspeakerDrive?: number;
   /** Speaker-to-microphone gains drawn per reply from this range; [1, 1] is unity. */
   echoGain: readonly [number, number];
+  /**
+   * Level trim of the echo path, dB: the overdrive and the reverberant energy
+   * make the echo louder than what was played, so this brings it back to the
+   * drawn gain (measured with doctor's test sound: room_0.3s +4.8 dB and
+   * room_0.6s +5.6 dB untrimmed; test/voice/duplex/room-probe-pulse.test.ts).
+   */
+  trimDb?: number;
   /** Steady pink noise at the microphone, dBFS RMS; absent: digital silence. */
   noiseDbfs?: number;
 }
@@ -49,8 +56,8 @@ export interface RoomVariant {
 /** The rooms bench:duplex measures: the exact loopback, and two desks with 0.3 s and 0.6 s reverberation. */
 export const ROOM_VARIANTS: readonly RoomVariant[] = [
   { name: 'loopback', echoGain: [1, 1] },
-  { name: 'room_0.3s', reverb: { decayMs: 500, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], noiseDbfs: -50 },
-  { name: 'room_0.6s', reverb: { decayMs: 1000, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], noiseDbfs: -50 },
+  { name: 'room_0.3s', reverb: { decayMs: 500, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], trimDb: -4.8, noiseDbfs: -50 },
+  { name: 'room_0.6s', reverb: { decayMs: 1000, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], trimDb: -5.6, noiseDbfs: -50 },
 ];
 
 export interface EchoRoom {
@@ -63,7 +70,7 @@ export interface EchoRoom {
   userSink: string;
   /** The stereo monitor: left the microphone, right the marker. */
   monitor: string;
-  /** Sets the speaker-to-microphone gain (linear amplitude). */
+  /** Sets the speaker-to-microphone gain (linear amplitude; 1: the echo as loud as what was played). */
   setEchoGain(gain: number): Promise<void>;
   /** Stops the noise; the modules go with the server. */
   stop(): Promise<void>;
@@ -92,19 +99,21 @@ export async function buildEchoRoom(pulse: PulseServer, variant: RoomVariant, sc
   await pulse.pactl('set-default-sink', head);
   await pulse.pactl('set-default-source', 'er_mic');
   const noise = variant.noiseDbfs === undefined ? undefined : await startNoise(pulse, 'er_noise', variant.noiseDbfs, scratchDir);
-  return {
+  const room: EchoRoom = {
     variant,
     speakerSink: head,
     micSource: 'er_mic',
     userSink: 'er',
     monitor: 'er.monitor',
     setEchoGain: async (gain) => {
-      await pulse.pactl('set-sink-volume', 'er_echo', String(pulseVolume(gain)));
+      await pulse.pactl('set-sink-volume', 'er_echo', String(pulseVolume(gain * 10 ** ((variant.trimDb ?? 0) / 20))));
     },
     stop: async () => {
       if (noise) await stopChild(noise);
     },
   };
+  await room.setEchoGain(1);
+  return room;
 }
 
 /** PulseAudio's volume for a linear amplitude gain: its scale is cubic (pa_sw_volume_from_linear). */

@@ -5,7 +5,8 @@ import { assistantMode, expandHome, type Config } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import { memoryEnabled } from '../memory/index.js';
 import { loadApmAddon } from '../voice/apm/index.js';
-import { chooseDevice, loadPortAudio } from '../voice/devices/index.js';
+import { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from '../voice/devices/index.js';
+import { measureRoomEcho, roomProblems } from '../voice/duplex/index.js';
 import { loadPocketsphinxAddon } from '../voice/stt/index.js';
 import { sileroModelPath } from '../voice/vad/index.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
@@ -21,6 +22,8 @@ export interface DoctorContext {
   env: NodeJS.ProcessEnv;
   /** Whether the voice is meant to run (`[voice] enabled`): audio checks fail only then. */
   voice: boolean;
+  /** Whether the doctor may play a test sound (full duplex: the room's echo is measured); default true. */
+  sound?: boolean;
 }
 
 export async function llmCheck({ config }: DoctorContext): Promise<CheckResult> {
@@ -132,6 +135,44 @@ export function echoCancellerCheck({ config, env, voice }: DoctorContext): Check
   }
 }
 
+/**
+ * Full duplex: plays a one-second chirp through the configured speaker and
+ * measures, at the configured microphone, the echo's delay and level and
+ * the room's noise; fails when the room is too loud for barge-in to be
+ * reliable.
+ */
+export async function roomEchoCheck({ config, env, voice, sound = true }: DoctorContext): Promise<CheckResult> {
+  const name = 'room echo (full duplex)';
+  let mode: string;
+  try {
+    mode = assistantMode(config, env);
+  } catch {
+    return skipped(name, 'the mode is not valid (see the echo canceller check)');
+  }
+  if (!voice || mode !== 'full_duplex_agent') return skipped(name, 'the voice is turn-based');
+  if (!sound) return skipped(name, 'no test sound (--no-sound)');
+  let input: PortAudioInput;
+  let output: PortAudioOutput;
+  try {
+    input = PortAudioInput.open({ device: config.audio.input });
+    output = PortAudioOutput.open({ device: config.audio.output });
+  } catch (error) {
+    return skipped(name, `no test sound without the audio devices: ${messageOf(error)}`);
+  }
+  try {
+    const echo = await measureRoomEcho({ input, output, signal: AbortSignal.timeout(10_000) });
+    const noise = `steady noise ${echo.noiseDbfs.toFixed(0)} dBFS`;
+    const found = echo.heard ? `echo after ${Math.round(echo.delayMs!)} ms at ${echo.echoDb!.toFixed(1)} dB of what was played, ${noise}` : `the microphone did not hear the test sound (${noise})`;
+    const problems = roomProblems(echo);
+    if (problems.length > 0) return failed(name, `${found}: ${problems.join('; ')}`, 'turn the speaker down or move the microphone away from it, quieten the room (a fan, a window), or use the turn-based mode');
+    return passed(name, found);
+  } catch (error) {
+    return failed(name, `the test sound could not be measured: ${messageOf(error)}`, 'check the devices with `desktop-assistant doctor` (audio devices) and `[audio] input` / `output`');
+  } finally {
+    await Promise.allSettled([input.close(), output.close()]);
+  }
+}
+
 export function chromiumCheck({ config }: DoctorContext): CheckResult {
   const browser = config.adapters.browser;
   if (!browser.enabled) return skipped('Chromium', 'the browser adapter is off');
@@ -168,6 +209,7 @@ export async function runChecks(context: DoctorContext): Promise<CheckResult[]> 
     vadCheck(),
     audioCheck(context),
     echoCancellerCheck(context),
+    await roomEchoCheck(context),
     chromiumCheck(context),
     faissCheck(context),
     dataFolderCheck(context),

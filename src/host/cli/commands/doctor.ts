@@ -5,12 +5,12 @@ import type { CliCommand } from '../command.js';
 
 export const doctorCommand: CliCommand = {
   name: 'doctor',
-  usage: 'desktop-assistant doctor [--json] [--config-dir DIR]',
+  usage: 'desktop-assistant doctor [--json] [--no-sound] [--config-dir DIR]',
   summary: 'check every configured dependency (LLM, STT, TTS, VAD, audio, Chromium, FAISS, data folder) and print the fix for each failure',
   async run(argv, io) {
-    const { values } = parseArgs({ args: argv, options: { 'config-dir': { type: 'string' }, json: { type: 'boolean' } } });
+    const { values } = parseArgs({ args: argv, options: { 'config-dir': { type: 'string' }, json: { type: 'boolean' }, 'no-sound': { type: 'boolean' } } });
     const config = await loadConfig(configDir(values['config-dir'], io.env));
-    const results = await runChecks({ config, dataDir: dataDir(io.env), env: io.env, voice: config.voice.enabled });
+    const results = await runChecks({ config, dataDir: dataDir(io.env), env: io.env, voice: config.voice.enabled, sound: values['no-sound'] !== true });
     if (values.json) io.stdout.write(`${JSON.stringify(results)}\n`);
     else io.stdout.write(formatResults(results));
     return results.every((r) => r.ok) ? 0 : 1;
