@@ -159,9 +159,12 @@ export class BargeInTrials {
 
   /** A reply under way (a false turn, a clip's answer): cut it off, so the next trial starts idle. */
   private async quiet(): Promise<void> {
-    if (this.voice.activity === 'idle') return;
-    this.voice.interrupt('api');
-    await this.until(() => this.voice.activity === 'idle', 30_000);
+    // A false turn's reply can be interrupted by its own echo into another false turn: cut each one off.
+    for (let attempt = 0; this.voice.activity !== 'idle'; attempt++) {
+      if (attempt === 10) throw new Error(`barge-in bench: the voice stayed ${this.voice.activity} through 10 interruptions`);
+      this.voice.interrupt('api');
+      await this.until(() => this.voice.activity === 'idle', 6000).catch(() => undefined);
+    }
     await sleep(500);
   }
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { configDir, loadConfig, type Config } from '../../src/config/index.js';
 import { messageOf } from '../../src/errors/index.js';
-import { serveOverStdio } from './serve-stdio.js';
+import { serveOverStdio } from '../../src/mcp-stdio/index.js';
 
 /**
  * The entry of a built-in server: `node main.js [--config-dir DIR]`. Reads

@@ -8,6 +8,7 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../src/config/index.js';
+import { messageOf } from '../../src/errors/index.js';
 import { logEvent } from '../../src/log/index.js';
 import { runToolFile, toMcpTool, toolFilesIn } from '../../src/tool-files/index.js';
 import { PACKAGE_VERSION } from '../../src/package-root.js';
@@ -69,7 +70,9 @@ export async function createToolsServer(options: ToolsServerOptions): Promise<To
 
   await reload();
   const folders = explicit ? explicit.map((f) => dirname(f)) : [toolsDir];
-  const stopWatching = options.watch === false ? () => undefined : watchFolders(folders, () => void reload());
+  // A reload from the watcher has no caller to reject to: what goes wrong is logged, and the server keeps serving.
+  const reloadQuietly = (): void => void reload().catch((error: unknown) => logEvent('error', 'tool_reload_failed', { error: messageOf(error) }));
+  const stopWatching = options.watch === false ? () => undefined : watchFolders(folders, reloadQuietly);
 
   return {
     server,

@@ -11,7 +11,7 @@ export interface CatalogUpdate {
 /**
  * The tools a server offers, kept across reloads: a file that became
  * invalid keeps its last good version (its error is reported), a removed
- * file removes its tool.
+ * file removes its tool, a folder that cannot be listed keeps them all.
  */
 export class ToolCatalog {
   private tools = new Map<string, ToolDefinition>();
@@ -27,7 +27,13 @@ export class ToolCatalog {
   }
 
   async reload(): Promise<CatalogUpdate> {
-    const files = await this.listFiles();
+    let files: string[];
+    try {
+      files = await this.listFiles();
+    } catch (error) {
+      // The folder cannot be listed (replaced by a file, made unreadable): the tools stay as they were.
+      return { changed: false, errors: [`${(error as Error).message}: the tools stay as last loaded`] };
+    }
     const { tools, errors } = await loadToolFiles(files);
     const next = new Map<string, ToolDefinition>(tools.map((t) => [t.name, t]));
     const present = new Set(files);

@@ -1,9 +1,12 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 
 /**
  * Calls `onChange` once after a burst of changes in any of the folders
  * (editors save by writing a temporary file and renaming it, which is
- * several events). A folder that does not exist is not watched.
+ * several events). A folder that does not exist yet is waited for in the
+ * folder above it: once it appears (`cp -r examples/tools ~/.config/...`
+ * while the daemon runs) it is watched too, and counts as a change.
  */
 export function watchFolders(folders: readonly string[], onChange: () => void, debounceMs = 100): () => void {
   let timer: NodeJS.Timeout | undefined;
@@ -12,13 +15,31 @@ export function watchFolders(folders: readonly string[], onChange: () => void, d
     timer = setTimeout(onChange, debounceMs);
   };
   const watchers: FSWatcher[] = [];
-  for (const folder of new Set(folders)) {
+  const follow = (folder: string): boolean => {
     try {
       const watcher = watch(folder, { persistent: false }, schedule);
       watcher.on('error', () => watcher.close());
       watchers.push(watcher);
+      return true;
     } catch {
-      // Missing folder: nothing to watch.
+      return false;
+    }
+  };
+  for (const folder of new Set(folders)) {
+    if (follow(folder)) continue;
+    const name = basename(folder);
+    let parent: FSWatcher | undefined;
+    try {
+      parent = watch(dirname(folder), { persistent: false }, (_, file) => {
+        if ((file === null || file.toString() === name) && existsSync(folder) && follow(folder)) {
+          parent?.close();
+          schedule();
+        }
+      });
+      parent.on('error', () => parent?.close());
+      watchers.push(parent);
+    } catch {
+      // Neither the folder nor the one above it: nothing to watch.
     }
   }
   return () => {

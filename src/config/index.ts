@@ -1,6 +1,6 @@
 export { configSchema, defaultConfig, isPlainTable, voiceLanguages, type AdaptersConfig, type Config, type DuplexSettings, type McpServerConfig, type MemoryConfig, type RouterConfig, type VoiceConfig } from './schema.js';
 export { CONFIG_FILE, loadConfig, readConfig, validateConfig, type ConfigResult } from './load.js';
 export { describeIssues } from './describe-issues.js';
-export { parseToml, readTomlFile, type TomlRead } from './toml-file.js';
+export { decodeUtf8, parseToml, readTomlFile, type TomlRead } from './toml-file.js';
 export { configDir, dataDir, expandHome } from './paths.js';
 export { assistantMode, type AssistantMode } from './mode.js';

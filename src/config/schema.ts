@@ -181,6 +181,10 @@ export const configSchema = z.strictObject({
   system: z.string().default(DEFAULT_SYSTEM_PROMPT),
   /** Tool round trips per question; the round after the last offers no tools. */
   tool_rounds: z.int().min(0).max(20).default(3),
+  /** The most tokens one reply of the model may have (sent as max_tokens); a reply cut there ends the turn with what came. */
+  max_reply_tokens: z.int().min(1).max(1_000_000).default(1024),
+  /** The longest one reply may stream, seconds; past it the turn ends with what came and says so. */
+  max_reply_seconds: z.number().positive().max(3600).default(120),
   whisper: z
     .strictObject({
       model: z.string().default('~/.local/share/desktop-assistant/models/whisper/ggml-large-v3-turbo-q5_0.bin'),

@@ -43,7 +43,8 @@ export type AssistantEvent =
   | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number; rule?: 'cleaned' | 'double_talk' })
   /** `final: false` is a partial (never sent to the LLM); `stable` its leading words two decodes agreed on. */
   | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; stable?: string; language?: string; dropped?: string; durationMs?: number })
-  | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'started' | 'ended' })
+  /** `queued`: a reply's first sentence is waiting for speech synthesis (turn-based); `started`: its first audio; `ended`: all of it played. */
+  | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'queued' | 'started' | 'ended' })
   /** Full duplex: a reply stopped. `source`: the user's voice over it (barge_in; latency from the speech's start), POST /interrupt (api) or the key. */
   | (Base & { type: 'voice.interrupted'; stage: 'voice'; source: 'barge_in' | 'api' | 'key'; speechStartedAtMs: number; latencyMs: number })
   /** Full duplex: the interruption held no words, and the reply goes on from `sentence`. */

@@ -67,6 +67,11 @@ export function writeSnapshot(
 }
 
 /** The snapshot, or undefined when there is none; MEMORY_INDEX_CORRUPT when the file is damaged. */
+/** Removes the snapshot: an empty store has no index to keep, and an old one would come back at the next start. */
+export function removeSnapshot(dataDir: string): void {
+  rmSync(join(dataDir, INDEX_FILE), { force: true });
+}
+
 export function readSnapshot(dataDir: string): Snapshot | undefined {
   const path = join(dataDir, INDEX_FILE);
   let bytes: Buffer;

@@ -4,7 +4,7 @@ import { logEvent, type LogSink } from '../log/index.js';
 import { ExactIndex } from './exact-index.js';
 import { readHnswVectors, readIdMap } from './faiss-format.js';
 import { GraphIndex } from './graph-index.js';
-import { readSnapshot, writeSnapshot } from './index-snapshot.js';
+import { readSnapshot, removeSnapshot, writeSnapshot } from './index-snapshot.js';
 import { checkRow, rowIntact, type Change, type MemoryRecords, type StoredRow } from './records.js';
 import type { MemoryHealth } from './types.js';
 import type { IndexHit, VectorIndex } from './vector-index.js';
@@ -122,7 +122,16 @@ export class LiveIndex {
   }
 
   private snapshot(): void {
-    if (!this.vectors) return;
+    if (!this.vectors) {
+      // No vectors (an emptied or new database): a snapshot left from before would be loaded at the next start as records that are gone.
+      try {
+        removeSnapshot(this.dataDir);
+        this.sinceSnapshot = 0;
+      } catch (error) {
+        logEvent('warn', 'memory_snapshot_failed', { error: messageOf(error) }, this.log);
+      }
+      return;
+    }
     try {
       const header = { kind: this.vectors.kind, embedder: this.embedderId, dim: this.vectors.dim, seq: this.appliedSeq, count: this.indexed.size };
       writeSnapshot(this.dataDir, header, this.vectors.snapshot());

@@ -22,7 +22,8 @@ function asArgument(value: unknown): string {
 /**
  * Fills `{name}` inside each argv element. There is no shell, so a value
  * stays inside the element it was placed in: `x; rm -rf ~` is one argument.
- * A placeholder that names no parameter becomes the empty string.
+ * Every placeholder names a declared parameter (parseToolFile refuses a
+ * file where one does not); a parameter the call left out is "".
  */
 export function renderArgv(command: readonly string[], values: ReadonlyMap<string, string>): string[] {
   return command.map((part) => part.replace(/\{(\w+)\}/g, (_, name: string) => values.get(name) ?? ''));

@@ -12,13 +12,22 @@ export const PARAM_TYPES = ['string', 'integer', 'number', 'boolean'] as const;
 export const RISK_LEVELS = ['read', 'write', 'high'] as const;
 export type Risk = (typeof RISK_LEVELS)[number];
 
+/**
+ * Limits that keep one tool from crowding out the others: every tool's
+ * description goes to the model in every request, and the tools server's
+ * whole list must fit the hub's 10 MiB message limit.
+ */
+export const MAX_TOOL_FILE_BYTES = 64 * 1024;
+export const MAX_DESCRIPTION_CHARS = 4096;
+export const MAX_PARAM_DESCRIPTION_CHARS = 1024;
+
 const paramSchema = z.strictObject({
   type: z.enum(PARAM_TYPES).default('string'),
-  description: z.string().default(''),
+  description: z.string().max(MAX_PARAM_DESCRIPTION_CHARS).default(''),
 });
 
 export const toolFileSchema = z.strictObject({
-  description: z.string().min(1),
+  description: z.string().min(1).max(MAX_DESCRIPTION_CHARS),
   command: z.array(z.string()).min(1),
   /** Seconds, as the file says; converted to milliseconds where it is used. */
   timeout: z.number().positive().max(3600).default(10),
@@ -55,5 +64,15 @@ export function parseToolFile(text: string, path: string, dir: string): ToolFile
   if (!read.ok) return { ok: false, path, errors: [read.missing ? `${path}: not found` : read.error] };
   const parsed = toolFileSchema.safeParse(read.value, { reportInput: true });
   if (!parsed.success) return { ok: false, path, errors: describeIssues(parsed.error.issues).map((e) => `${path}: ${e}`) };
+  const undeclared = undeclaredPlaceholders(parsed.data);
+  if (undeclared.length > 0) {
+    return { ok: false, path, errors: undeclared.map((p) => `${path}: command uses {${p}}, but no [params.${p}] declares it (a typo?)`) };
+  }
   return { ok: true, tool: { ...parsed.data, name, path, dir } };
+}
+
+/** `{name}` placeholders of the command that name no declared parameter: a typo would otherwise run with "" in silence. */
+function undeclaredPlaceholders(file: ToolFile): string[] {
+  const used = file.command.flatMap((part) => [...part.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
+  return [...new Set(used)].filter((name) => !Object.hasOwn(file.params, name));
 }

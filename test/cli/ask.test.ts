@@ -80,6 +80,27 @@ describe('desktop-assistant ask', () => {
     expect(run.stdout).toBe('TOOL_DENIED_BY_USER\n');
   });
 
+  it('ends a reply that never ends at max_reply_seconds with what came, and says so', async () => {
+    await writeConfig('max_reply_seconds = 1\nmax_reply_tokens = 50\n');
+    llm.enqueue({ text: 'It will be sunny.', fail: 'endless' });
+    const started = Date.now();
+    const run = await ask('Tell me everything');
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^It will be sunny\.\n(And more\.\n)+/);
+    expect(run.stderr).toContain('[error] LLM_REPLY_CAPPED: the reply was cut off after 1 s (max_reply_seconds)');
+    // The token cap went to the server with the request.
+    expect(llm.requests[0]!.body.max_tokens).toBe(50);
+  });
+
+  it('says when the server cut a reply at max_reply_tokens', async () => {
+    llm.enqueue({ text: 'The first part of a long', finishReason: 'length' });
+    const run = await ask('Tell me everything');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('The first part of a long');
+    expect(run.stderr).toContain('[error] LLM_REPLY_CAPPED: the reply was cut off at 1024 tokens (max_reply_tokens)');
+  });
+
   it('says which URL it cannot reach, and exits 1 without a crash', async () => {
     const url = `${await refusedUrl()}/v1`;
     await home.write('config/config.toml', `llm = "${url}"\n`);

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -42,6 +44,25 @@ describe('desktop-assistant config check', () => {
     expect(run.stdout).not.toContain('s3cr3t-value');
     expect(run.stdout).toContain('OPENWEATHER_API_KEY = "<hidden>"');
     expect(run.stdout).toContain('PLAIN = "shown"');
+  });
+
+  it('refuses a config or tool file that is not UTF-8, naming the file, the line and the byte offset', async () => {
+    await writeFile(join(dir.path, 'config.toml'), Buffer.from('system = "caf\xe9"\n', 'latin1'));
+    await dir.write('tools/ok.toml', 'description = "d"\ncommand = ["date"]\n');
+    await writeFile(join(dir.path, 'tools/latin1.toml'), Buffer.from('# a tool\ndescription = "caf\xe9"\ncommand = ["date"]\n', 'latin1'));
+    const run = await runCli(['config', 'check', '--config-dir', dir.path]);
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toContain(`config: ${dir.path}/config.toml:1: not UTF-8 (TOML files must be): byte 0xE9 at offset 13; save the file as UTF-8`);
+    expect(lines).toContain(`${dir.path}/tools/latin1.toml:2: not UTF-8 (TOML files must be): byte 0xE9 at offset 27; save the file as UTF-8`);
+    expect(run.stderr).not.toContain('\uFFFD');
+  });
+
+  it('refuses a tool whose command uses a placeholder no parameter declares (a typo), naming the file and the placeholder', async () => {
+    await dir.write('tools/weather.toml', 'description = "w"\ncommand = ["weather.sh", "{plcae}", "{when}"]\n[params.place]\ntype = "string"\n[params.when]\ntype = "string"\n');
+    const run = await runCli(['config', 'check', '--config-dir', dir.path]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toContain(`${dir.path}/tools/weather.toml: command uses {plcae}, but no [params.plcae] declares it (a typo?)`);
   });
 
   it('prints every error of config.toml and the tool files, and exits 1', async () => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +76,20 @@ describe('desktop-assistant memory', () => {
     expect(rebuilt.code).toBe(0);
     expect(rebuilt.stdout).toMatch(/rebuilt the index of 3 memories in \d+ ms \(embedder hashed-ngrams-v1\/256; 0 vectors computed again, 1 records signed again\)/);
     expect(await memory(['status'])).toMatchObject({ code: 0 });
+  });
+
+  it('rebuild clears a stale index when the database was moved away (empty): status is healthy after it', async () => {
+    expect(existsSync(join(dataDir, 'memory.index'))).toBe(true);
+    // What the MEMORY_DB_CORRUPT advice says to do: move the database aside; the index of its records stays.
+    await rename(join(dataDir, 'memory.sqlite'), join(home.path, 'memory.sqlite.bad'));
+    const stale = await memory(['status']);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('run `desktop-assistant memory rebuild`');
+    expect((await memory(['rebuild'])).code).toBe(0);
+    const status = await memory(['status']);
+    expect(status).toMatchObject({ code: 0 });
+    expect(status.stdout).toContain('0 memories');
+    expect(existsSync(join(dataDir, 'memory.index'))).toBe(false);
   });
 
   it('refuses bad flags with the usage, and with memory off touches no file', async () => {

@@ -1,4 +1,7 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.js';
 import { connectStdio, resultText, type StdioServerHandle } from '../helpers/mcp-stdio.js';
 import { CLI } from '../helpers/paths.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -21,6 +24,26 @@ describe('desktop-assistant tool-server', () => {
     server = await connectStdio(process.execPath, [CLI, 'tool-server', '--config-dir', dir.path]);
     expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(['a', 'b']);
     expect(resultText(await server.client.callTool({ name: 'a', arguments: { x: 'one two' } }))).toBe('a one two');
+  });
+
+  it('keeps serving its last good tools when the tools folder is replaced by a file, and says why', async () => {
+    server = await connectStdio(process.execPath, [CLI, 'tool-server', '--config-dir', dir.path]);
+    expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(['a', 'b']);
+    await rm(join(dir.path, 'tools'), { recursive: true });
+    await writeFile(join(dir.path, 'tools'), 'not a folder\n');
+    await waitFor(() => (server!.stderr().includes('tools: cannot list the tool files: it is not a folder') ? true : undefined), 'the folder problem on stderr');
+    expect(server.stderr()).toContain('the tools stay as last loaded');
+    expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(resultText(await server.client.callTool({ name: 'b', arguments: {} }))).toBe('b');
+  });
+
+  it('refuses a tool file too big to offer, by name, and serves the others', async () => {
+    await dir.write('tools/huge.toml', `description = "${'x'.repeat(11_000_000)}"\ncommand = ["echo"]\n`);
+    await dir.write('tools/long.toml', `description = "${'y'.repeat(5000)}"\ncommand = ["echo"]\n`);
+    server = await connectStdio(process.execPath, [CLI, 'tool-server', '--config-dir', dir.path]);
+    expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(server.stderr()).toContain(`${dir.path}/tools/huge.toml: 11000036 bytes; a tool file may be at most 65536 bytes`);
+    expect(server.stderr()).toContain(`${dir.path}/tools/long.toml: description must be at most 4096 characters`);
   });
 
   it('serves just the files named', async () => {

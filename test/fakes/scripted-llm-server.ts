@@ -43,7 +43,9 @@ export type FailureMode =
   /** The connection is destroyed before any response. */
   | 'reset'
   /** The tool calls are streamed without ids. */
-  | 'missing-id';
+  | 'missing-id'
+  /** The text is streamed, then " And more." every 20 ms, never finishing, until the client goes away. */
+  | 'endless';
 
 export interface ScriptedReplySpec {
   text?: string;
@@ -244,6 +246,13 @@ async function respond(request: RecordedChatRequest, reply: ScriptedReplySpec, r
       return void res.socket?.destroy();
     case 'stall-mid-stream':
       return writer.write(head.join(''));
+    case 'endless':
+      await writer.write(head.join(''));
+      while (!res.destroyed && !res.writableEnded) {
+        res.write(chunk({ content: ' And more.' }));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return;
     case 'end-without-finish':
       await writer.write(head.join(''));
       return void res.end();

@@ -124,6 +124,22 @@ describe('following the tools folder', () => {
     expect(await toolNames()).toEqual(['echo', 'greet']);
   });
 
+  it('follows a tools folder created after it started (copied in while the daemon runs)', async () => {
+    await rm(`${config.path}/tools`, { recursive: true });
+    server = await connectToolsServer(config.path);
+    expect(await toolNames()).toEqual([]);
+    let notifications = 0;
+    server.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notifications += 1;
+    });
+    await config.write('tools/later.toml', 'description = "Later"\ncommand = ["echo", "later"]\n');
+    await waitFor(() => (notifications >= 1 ? true : undefined), 'list_changed once the folder appeared');
+    expect(await toolNames()).toEqual(['later']);
+    // And from then on the folder itself is followed.
+    await config.write('tools/more.toml', 'description = "More"\ncommand = ["echo", "more"]\n');
+    await waitFor(async () => ((await toolNames()).includes('more') ? true : undefined), 'the second file');
+  });
+
   it('keeps the last good version of a file that became invalid and reports it on stderr', async () => {
     server = await connectToolsServer(config.path);
     await config.write('tools/greet.toml', 'description = "Greeting"\ncomand = ["oops"]\n');

@@ -95,4 +95,12 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
     const state = await (await fetch(`${daemon?.url}/state`, { headers: { authorization: `Bearer ${token}` } })).json();
     expect(state).toMatchObject({ mode: 'turn_based', voice: { enabled: true, listening: false }, state: 'idle' });
   }, 40_000);
+
+  it('POST /listen/stop during a recording with no speech says it stopped and is not listening', async () => {
+    const { token } = await startWith('what time is it', {});
+    await listen(token);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stopped = await fetch(`${daemon?.url}/listen/stop`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(await stopped.json()).toEqual({ stopped: true, listening: false });
+  }, 20_000);
 });

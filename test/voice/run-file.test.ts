@@ -70,6 +70,15 @@ describe('run --input --output: a voice turn from a WAV of real speech', () => {
     expect(JSON.parse(audit.stdout.trim().split('\n')[0] ?? '{}')).toMatchObject({ tool: 'now', entry: 'voice', status: 'ok', decision: 'allow' });
   });
 
+  it('goes thinking -> speaking -> idle: idle only after the reply has played, however fast the reply was written', async () => {
+    // The whole reply arrives before the speech synthesizer has made its first audio.
+    llm.enqueue({ text: 'Sure. It is sunny.' });
+    const run = await runFile(CLIP, join(home.path, 'reply.wav'));
+    expect(run.code, run.stderr).toBe(0);
+    const states = [...run.stderr.matchAll(/^\[state\] (\w+)$/gm)].map((m) => m[1]);
+    expect(states).toEqual(['listening', 'thinking', 'speaking', 'idle']);
+  });
+
   it('a spoken question (espeak-ng), heard through a JSGF grammar, is answered with the tool', async () => {
     // Free-speech pocketsphinx mishears espeak-ng's voice; fixed commands are what a grammar is for.
     const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = what time is it | what is the weather in rome | turn on the light;\n');

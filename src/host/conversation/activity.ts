@@ -3,13 +3,16 @@ import type { ActivityState, AssistantBus, AssistantEvent } from '../../events/i
 /**
  * What the assistant is doing, derived from events: listening (a recording
  * started), thinking (a turn), tool_running, speaking (from the first audio
- * of a reply until its playback ended), idle. Each change is itself an
+ * of a reply until its playback ended), idle: never while a reply's speech
+ * is queued but not played yet. Each change is itself an
  * event. (In full duplex the voice's state machine emits them instead.)
  */
 export class ActivityTracker {
   private current: ActivityState = 'idle';
   private turn: { id: string; startedAtMs: number } | null = null;
   private playing = false;
+  /** Speech of the reply is queued (or playing): the turn's end is not yet idle. */
+  private speechDue = false;
   private readonly stop: () => void;
 
   /**
@@ -57,13 +60,18 @@ export class ActivityTracker {
       case 'tool.ended':
         return this.turn ? this.move(this.playing ? 'speaking' : 'thinking', event.turnId) : undefined;
       case 'voice.playback':
+        if (event.phase === 'queued') {
+          this.speechDue = true;
+          return undefined;
+        }
         this.playing = event.phase === 'started';
+        this.speechDue = this.playing;
         if (this.playing) return this.move('speaking', event.turnId);
         return this.move(this.turn ? 'thinking' : 'idle', event.turnId);
       case 'turn.ended':
         this.turn = null;
-        // A spoken reply is still playing: idle comes when it ends.
-        return this.playing ? undefined : this.move('idle', event.turnId);
+        // A spoken reply is still to play, or playing: idle comes when it ends.
+        return this.playing || this.speechDue ? undefined : this.move('idle', event.turnId);
       default:
         return undefined;
     }

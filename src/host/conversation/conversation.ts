@@ -235,6 +235,8 @@ export class Conversation {
           for (const sentence of splitter.push(event.text)) say(sentence);
         } else {
           calls = event.toolCalls;
+          // A capped reply ends the turn with what came, and says why.
+          if (event.cutOff) this.emit({ type: 'error', stage: 'llm', turnId, code: 'LLM_REPLY_CAPPED', message: event.cutOff, recoverable: true });
         }
       }
     } finally {

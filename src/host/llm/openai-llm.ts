@@ -18,6 +18,10 @@ export interface OpenAiLlmOptions {
   firstTokenTimeoutMs?: number;
   /** After the first token, the longest silence between two chunks. */
   idleTimeoutMs?: number;
+  /** The most tokens a reply may have: sent as `max_tokens`, so the server stops there (finish reason "length"). */
+  maxReplyTokens?: number;
+  /** The longest a reply may stream, from the request: past it the stream is stopped and the reply ends with what came. */
+  maxReplyMs?: number;
   /** Extra top-level body fields the server accepts, e.g. {@link LLAMA_SERVER_NO_THINKING}. */
   extraBody?: Record<string, unknown>;
 }
@@ -27,7 +31,7 @@ export const LLAMA_SERVER_NO_THINKING: Readonly<Record<string, unknown>> = Objec
   chat_template_kwargs: { enable_thinking: false },
 });
 
-type StopReason = { kind: 'cancelled'; reason: unknown } | { kind: 'first-token' } | { kind: 'idle' };
+type StopReason = { kind: 'cancelled'; reason: unknown } | { kind: 'first-token' } | { kind: 'idle' } | { kind: 'deadline' };
 
 /** A streaming chat model behind any OpenAI-compatible server, through the `openai` SDK. */
 export class OpenAiLlm implements Llm {
@@ -94,6 +98,7 @@ export class OpenAiLlm implements Llm {
       const stop = guard.reason;
       if (stop === undefined) return undefined;
       if (stop.kind === 'cancelled') return this.errors.cancelled(stop.reason);
+      if (stop.kind === 'deadline') return undefined; // not an error: the reply ends with what came
       return stop.kind === 'first-token' ? this.errors.noFirstToken(this.options.firstTokenTimeoutMs ?? 0) : this.errors.stalled(this.options.idleTimeoutMs ?? 0);
     };
     try {
@@ -106,12 +111,14 @@ export class OpenAiLlm implements Llm {
         throw stopError() ?? error;
       }
       guard.arm({ kind: 'first-token' }, this.options.firstTokenTimeoutMs);
+      guard.deadline(this.options.maxReplyMs);
 
       const body: ChatCompletionCreateParamsStreaming = {
         ...this.options.extraBody,
         model,
         messages: request.messages,
         ...(request.tools !== undefined && request.tools.length > 0 ? { tools: request.tools } : {}),
+        ...(this.options.maxReplyTokens === undefined ? {} : { max_tokens: this.options.maxReplyTokens }),
         stream: true,
         stream_options: { include_usage: true },
       };
@@ -142,12 +149,18 @@ export class OpenAiLlm implements Llm {
       } catch (error) {
         // After the finish reason only the usage and [DONE] can be lost (a drop, a
         // silence): the reply is whole. A cancellation still wins.
-        if (finishReason === null || guard.cancelled()) throw stopError() ?? this.errors.stream(error);
+        if (!guard.pastDeadline() && (finishReason === null || guard.cancelled())) throw stopError() ?? this.errors.stream(error);
+      }
+      if (guard.pastDeadline()) {
+        // What came is the reply; a tool call cut in half is not made.
+        yield { type: 'done', toolCalls: [], finishReason: 'length', cutOff: `the reply was cut off after ${Math.round(this.options.maxReplyMs! / 1000)} s (max_reply_seconds)` };
+        return;
       }
       // The SDK ends the iteration quietly when its signal aborts.
       if (finishReason === null || guard.cancelled()) throw stopError() ?? this.errors.unfinished();
       guard.complete();
-      yield { type: 'done', toolCalls: assembler.result(), finishReason, ...(usage === undefined ? {} : { usage }) };
+      const cutOff = finishReason === 'length' && this.options.maxReplyTokens !== undefined ? { cutOff: `the reply was cut off at ${this.options.maxReplyTokens} tokens (max_reply_tokens)` } : {};
+      yield { type: 'done', toolCalls: finishReason === 'length' ? [] : assembler.result(), finishReason, ...cutOff, ...(usage === undefined ? {} : { usage }) };
     } finally {
       guard.dispose();
     }
@@ -173,6 +186,7 @@ export class OpenAiLlm implements Llm {
 class StopGuard {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  private deadlineTimer: NodeJS.Timeout | undefined;
   private completed = false;
   reason: StopReason | undefined;
   private readonly onAbort = (): void => this.stop({ kind: 'cancelled', reason: this.outer?.reason });
@@ -195,6 +209,18 @@ class StopGuard {
     this.reason ??= reason;
     this.disarm();
     this.controller.abort();
+  }
+
+  /** Stops the request `ms` from now whatever else happens (its own timer, not replaced by `arm`); no `ms`, none. */
+  deadline(ms: number | undefined): void {
+    if (ms === undefined || ms <= 0) return;
+    this.deadlineTimer = setTimeout(() => this.stop({ kind: 'deadline' }), ms);
+    this.deadlineTimer.unref?.();
+  }
+
+  /** The reply's time ran out (and the caller did not cancel first). */
+  pastDeadline(): boolean {
+    return this.reason?.kind === 'deadline';
   }
 
   /** Stops with `reason` after `ms`, replacing any earlier timer; no `ms`, no timer. */
@@ -227,6 +253,7 @@ class StopGuard {
 
   dispose(): void {
     this.disarm();
+    clearTimeout(this.deadlineTimer);
     this.outer?.removeEventListener('abort', this.onAbort);
     // A caller that stops reading early closes the connection, so the server stops generating.
     if (!this.completed) this.controller.abort();

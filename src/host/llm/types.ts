@@ -30,7 +30,8 @@ export interface AssembledToolCall {
 
 export type LlmEvent =
   | { type: 'text'; text: string }
-  | { type: 'done'; toolCalls: AssembledToolCall[]; finishReason: string | null; usage?: { promptTokens: number; completionTokens: number } };
+  /** `cutOff`: the reply hit its token or time cap, and says so (the text that came is the reply). */
+  | { type: 'done'; toolCalls: AssembledToolCall[]; finishReason: string | null; cutOff?: string; usage?: { promptTokens: number; completionTokens: number } };
 
 export interface LlmRequest {
   messages: ChatMessage[];

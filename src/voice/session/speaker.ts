@@ -15,12 +15,14 @@ export interface SpeakerOptions {
  * Speaks sentences one after another, in the order given: each is
  * synthesized and its first chunk written to the output as soon as it
  * exists, while the LLM is still writing the next. `voice.playback`
- * started is emitted with a reply's first audio and ended once the output
- * has played everything (`finish`).
+ * queued is emitted when a reply's first sentence is queued, started with
+ * its first audio, and ended once the output has played everything
+ * (`finish`).
  */
 export class Speaker {
   private queue: Promise<void> = Promise.resolve();
   private started = false;
+  private queued = false;
   private firstAudioAtMs: number | undefined;
   private readonly clock: () => number;
 
@@ -30,6 +32,12 @@ export class Speaker {
 
   /** Queues a sentence; resolves when it has been handed to the output (not heard). */
   say(text: string, language: string, turnId?: string, signal?: AbortSignal): Promise<void> {
+    // The turn may end (all its text written) before the synthesizer has made a sound: `queued` tells
+    // the activity that playback is coming, so `idle` does not slip in (thinking -> idle -> speaking).
+    if (!this.queued && !this.started && this.options.sanitize(text) !== '') {
+      this.queued = true;
+      this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'queued', atMs: this.clock(), turnId });
+    }
     const next = this.queue.then(() => this.speak(text, language, turnId, signal));
     this.queue = next.catch(() => undefined);
     return next;
@@ -48,8 +56,9 @@ export class Speaker {
   async finish(turnId?: string): Promise<{ firstAudioMs?: number }> {
     await this.drain();
     const firstAudioMs = this.firstAudioAtMs;
-    if (this.started) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', atMs: this.clock(), turnId });
+    if (this.started || this.queued) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', atMs: this.clock(), turnId });
     this.started = false;
+    this.queued = false;
     this.firstAudioAtMs = undefined;
     return firstAudioMs === undefined ? {} : { firstAudioMs };
   }
@@ -57,6 +66,10 @@ export class Speaker {
   private async speak(text: string, language: string, turnId: string | undefined, signal?: AbortSignal): Promise<void> {
     const speakable = this.options.sanitize(text);
     if (speakable === '' || signal?.aborted) return;
+    // One chunk is always queued behind the one playing: waiting for each chunk to be handed to the
+    // device before writing the next left the device an empty queue at every chunk boundary, and it
+    // played 10 ms of silence there (a click every ~110 ms of speech).
+    let previous: Promise<void> | undefined;
     try {
       for await (const chunk of this.options.tts.synthesize(speakable, { language, signal })) {
         if (!this.started) {
@@ -64,8 +77,12 @@ export class Speaker {
           this.firstAudioAtMs = this.clock();
           this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'started', atMs: this.firstAudioAtMs, turnId });
         }
-        await this.options.output.write(chunk);
+        const written = this.options.output.write(chunk);
+        written.catch(() => undefined);
+        if (previous) await previous;
+        previous = written;
       }
+      await previous;
     } catch (error) {
       // A cancelled turn's sentence is not a failure.
       if (signal?.aborted || isAppError(error, 'TTS_CANCELLED')) return;

@@ -38,9 +38,11 @@ export class VoiceService implements VoiceControl {
     return true;
   }
 
+  /** Ends the recording: from here on it is not listening (the answer, if any, follows). */
   stopListening(): boolean {
     if (!this.stop) return false;
     this.stop.abort();
+    this.stop = undefined;
     return true;
   }
 

@@ -129,6 +129,8 @@ class ResidentSession implements RecognitionSession {
   private readonly intervalSamples: number;
   private readonly listeners = new Set<(partial: PartialTranscript) => void>();
   private readonly started: Promise<void>;
+  /** On the caller's signal, which outlives the utterance (the voice's own): removed once the utterance is over, or every utterance would stay referenced by it. */
+  private readonly onAbort = (): void => this.cancel();
 
   constructor(
     private readonly engine: ResidentPocketsphinxStt,
@@ -143,7 +145,7 @@ class ResidentSession implements RecognitionSession {
       await decoder.startUtterance();
     });
     this.started.catch((error: unknown) => (this.failure ??= error));
-    options.signal?.addEventListener('abort', () => this.cancel(), { once: true });
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
     if (options.signal?.aborted) this.cancel();
   }
 
@@ -182,6 +184,8 @@ class ResidentSession implements RecognitionSession {
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw new AppError(STT_ENGINE_FAILED, `pocketsphinx failed: ${messageOf(error)}`, { cause: error });
+    } finally {
+      this.options.signal?.removeEventListener('abort', this.onAbort);
     }
   }
 
@@ -189,6 +193,7 @@ class ResidentSession implements RecognitionSession {
     const wasOpen = this.state === 'open';
     if (this.state === 'cancelled' || this.state === 'done') return;
     this.state = 'cancelled';
+    this.options.signal?.removeEventListener('abort', this.onAbort);
     this.pending = [];
     this.listeners.clear();
     this.engine.ended(this);

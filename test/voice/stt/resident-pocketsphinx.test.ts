@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,19 @@ describe.skipIf(!available)('the resident pocketsphinx engine on real speech', (
     const clips = await Promise.all(['001', '003'].map((name) => samplesOf(join(CARDS, `${name}.wav`))));
     const texts = await Promise.all([transcribeWhole(grammar, clips[0]!), transcribeWhole(grammar, clips[1]!), transcribeWhole(grammar, clips[0]!)]);
     expect(texts.map((t) => t.text)).toEqual(['ten of clubs', 'seven of clubs', 'ten of clubs']);
+  });
+
+  it('leaves no listener on a signal that outlives its utterances (the voice passes its own to every one)', async () => {
+    const voice = new AbortController();
+    const clip = await samplesOf(join(CARDS, '001.wav'));
+    for (let i = 0; i < 12; i++) {
+      const session = free.startUtterance({ signal: voice.signal });
+      session.push(clip.subarray(0, 3200));
+      if (i % 2 === 0) await session.finish();
+      else session.cancel();
+    }
+    // One listener left per utterance kept every finished utterance alive for as long as the voice ran.
+    expect(getEventListeners(voice.signal, 'abort')).toHaveLength(0);
   });
 });
 

@@ -9,7 +9,7 @@ export const mcpCommand: CliCommand = {
     const { values } = parseArgs({ args: argv, options: { 'config-dir': { type: 'string' } } });
     const { startHost } = await import('../../runtime.js');
     const { createFacadeServer } = await import('../../mcp-facade/index.js');
-    const { serveOverStdio } = await import('../../../../mcp-servers/shared/serve-stdio.js');
+    const { serveOverStdio } = await import('../../../mcp-stdio/index.js');
     const host = await startHost({ configDir: values['config-dir'], env: io.env });
     try {
       await serveOverStdio(createFacadeServer(host.router, host.hub));
