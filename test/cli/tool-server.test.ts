@@ -46,6 +46,17 @@ describe('desktop-assistant tool-server', () => {
     expect(server.stderr()).toContain(`${dir.path}/tools/long.toml: description must be at most 4096 characters`);
   });
 
+  it('answers an argument over the kernel limit or with a NUL byte with the tool result "error: cannot run", not a protocol error', async () => {
+    server = await connectStdio(process.execPath, [CLI, 'tool-server', '--config-dir', dir.path]);
+    const huge = await server.client.callTool({ name: 'a', arguments: { x: 'y'.repeat(1_000_000) } });
+    expect(huge.isError).toBe(true);
+    expect(resultText(huge)).toMatch(/^error: cannot run echo: /);
+    const nul = await server.client.callTool({ name: 'a', arguments: { x: 'a\u0000b' } });
+    expect(nul.isError).toBe(true);
+    expect(resultText(nul)).toMatch(/^error: cannot run echo: .*NUL/);
+    expect(resultText(await server.client.callTool({ name: 'b', arguments: {} }))).toBe('b');
+  });
+
   it('serves just the files named', async () => {
     server = await connectStdio(process.execPath, [CLI, 'tool-server', '--config-dir', dir.path, `${dir.path}/tools/b.toml`]);
     expect((await server.client.listTools()).tools.map((t) => t.name)).toEqual(['b']);
