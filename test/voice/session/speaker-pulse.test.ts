@@ -1,14 +1,15 @@
 /**
  * What the speaker really plays, recorded from a PulseAudio null sink's
- * monitor while the turn-based voice's Speaker says a sentence through
- * espeak-ng and PortAudio: the sentence plays as long as espeak-ng made it,
- * with no silence put in between its chunks. Skipped, with the reason,
- * where PulseAudio or naudiodon cannot run.
+ * monitor while the turn-based voice's Speaker, and the full-duplex voice's
+ * player, say a sentence through espeak-ng and PortAudio: the sentence plays
+ * as long as espeak-ng made it, with no silence put in between its chunks.
+ * Skipped, with the reason, where PulseAudio or naudiodon cannot run.
  */
 import { describe, expect, it } from 'vitest';
 import { MonitorRecording } from '../../../bench/room-monitor.js';
 import { createAssistantBus } from '../../../src/events/index.js';
 import { PortAudioOutput } from '../../../src/voice/devices/index.js';
+import { DuplexPlayer } from '../../../src/voice/duplex/index.js';
 import { Speaker } from '../../../src/voice/session/speaker.js';
 import { EspeakTts } from '../../../src/voice/tts/index.js';
 import { MONITOR, startPulseForTests, usePulseInSuite } from '../../helpers/pulse.js';
@@ -29,21 +30,56 @@ function soundingMs(samples: ArrayLike<number>): number {
   return first < 0 ? 0 : ((last - first + 1) / RATE) * 1000;
 }
 
+/** The sentence as the TTS makes it, joined, and in how many pieces. */
+async function synthesized(tts: EspeakTts): Promise<{ made: Int16Array; pieces: number }> {
+  const chunks: Int16Array[] = [];
+  for await (const chunk of tts.synthesize(SENTENCE, { language: 'en' })) chunks.push(chunk);
+  const made = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    made.set(c, at);
+    at += c.length;
+  }
+  return { made, pieces: chunks.length };
+}
+
 describe.skipIf(skipReason !== undefined)('the Speaker on a real audio device', () => {
   const server = usePulseInSuite(pulse);
 
+  it('the full-duplex player too: a sentence plays as long as the TTS made it', async () => {
+    const tts = new EspeakTts();
+    const { made } = await synthesized(tts);
+    const recording = await MonitorRecording.start(server(), MONITOR, RATE);
+    const output = PortAudioOutput.open({ device: 'default' });
+    try {
+      let played!: () => void;
+      const done = new Promise<void>((resolve) => (played = resolve));
+      const player = new DuplexPlayer({
+        output,
+        tts,
+        sanitize: (t) => t,
+        listener: { sentenceStarted: () => undefined, sentencePlayed: () => played(), failed: () => played() },
+      });
+      const from = recording.length;
+      player.begin('t1', new AbortController().signal);
+      player.add('t1', SENTENCE, 'en');
+      player.end('t1');
+      await done;
+      await output.drain();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(Math.abs(soundingMs(recording.slice('left', from)) - soundingMs(made))).toBeLessThan(15);
+    } finally {
+      await output.close();
+      await recording.stop();
+      await tts.close();
+    }
+  }, 30_000);
+
   it('plays a sentence as long as the TTS made it: no silence between its chunks', async () => {
     const tts = new EspeakTts();
-    const chunks: Int16Array[] = [];
-    for await (const chunk of tts.synthesize(SENTENCE, { language: 'en' })) chunks.push(chunk);
-    const made = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      made.set(c, at);
-      at += c.length;
-    }
+    const { made, pieces } = await synthesized(tts);
     // The sentence comes in several pieces: the boundaries between them are what this is about.
-    expect(chunks.length).toBeGreaterThan(5);
+    expect(pieces).toBeGreaterThan(5);
 
     const recording = await MonitorRecording.start(server(), MONITOR, RATE);
     const output = PortAudioOutput.open({ device: 'default' });
