@@ -10,6 +10,7 @@
  */
 import { join } from 'node:path';
 import type { AssistantEvent } from '../src/events/index.js';
+import { bestMatch } from '../src/voice/audio/index.js';
 import type { AudioFrame, AudioInput } from '../src/voice/types.js';
 import { voicedOnset } from './echo-scenes.js';
 import type { EchoRoom } from './echo-room.js';
@@ -184,27 +185,6 @@ export class BargeInTrials {
 
 function finalTexts(events: AssistantEvent[]): string[] {
   return events.flatMap((e) => (e.type === 'voice.transcript' && e.final && !e.dropped && /[\p{L}\p{N}]/u.test(e.text) ? [e.text] : []));
-}
-
-/** Where `template` best matches `samples`, by normalized correlation. */
-function bestMatch(samples: Int16Array, template: Int16Array): { at: number; score: number } | undefined {
-  const lags = samples.length - template.length;
-  if (lags < 0) return undefined;
-  let templateEnergy = 0;
-  for (const t of template) templateEnergy += t * t;
-  let best = { at: 0, score: -1 };
-  for (let lag = 0; lag <= lags; lag++) {
-    let dot = 0;
-    let energy = 0;
-    for (let i = 0; i < template.length; i++) {
-      const m = samples[lag + i]!;
-      dot += m * template[i]!;
-      energy += m * m;
-    }
-    const score = dot / Math.sqrt(energy * templateEnergy + 1);
-    if (score > best.score) best = { at: lag, score };
-  }
-  return best;
 }
 
 /** An input that keeps the frames it hands on (the last 60 s), for finding what the microphone heard when. */

@@ -17,28 +17,16 @@ export class MonitorRecording {
   /** performance.now() at sample 0, from the least delayed chunk. */
   private zeroMs = Number.POSITIVE_INFINITY;
 
+  private child: ChildProcess | undefined;
+
   private constructor(
-    private readonly child: ChildProcess,
     readonly rate: number,
     private readonly keepSeconds: number,
   ) {}
 
   static async start(pulse: PulseServer, monitor: string, rate: number, keepSeconds = 120): Promise<MonitorRecording> {
-    const args = ['--record', `--device=${monitor}`, `--rate=${rate}`, '--channels=2', '--format=s16le', '--latency-msec=10', '--raw'];
-    const child = spawn('pacat', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...pulse.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    const recording = new MonitorRecording(child, rate, keepSeconds);
-    child.stdout?.on('data', (chunk: Buffer) => recording.take(chunk));
-    child.stderr?.resume();
-    const flowing = await new Promise<string | true>((resolve) => {
-      child.once('error', (error) => resolve(`pacat cannot record ${monitor}: ${error.message}`));
-      child.once('exit', (code) => resolve(`pacat exited (${code}) before recording ${monitor}`));
-      child.stdout?.once('data', () => resolve(true));
-      setTimeout(() => resolve(`pacat recorded nothing from ${monitor} within 4 s`), 4000).unref();
-    });
-    if (flowing !== true) {
-      await stopChild(child);
-      throw new Error(flowing);
-    }
+    const recording = new MonitorRecording(rate, keepSeconds);
+    recording.child = await recordStereo(pulse, monitor, rate, (chunk) => recording.take(chunk));
     return recording;
   }
 
@@ -64,8 +52,8 @@ export class MonitorRecording {
     return this.zeroMs + (index / this.rate) * 1000;
   }
 
-  stop(): Promise<void> {
-    return stopChild(this.child);
+  async stop(): Promise<void> {
+    if (this.child) await stopChild(this.child);
   }
 
   private take(chunk: Buffer): void {
@@ -87,17 +75,50 @@ export class MonitorRecording {
   }
 }
 
-/** Plays interleaved 16-bit samples into `sink` in real time; resolves once played. */
-export async function playSamples(pulse: PulseServer, sink: string, samples: Int16Array, options: { rate: number; channels: 1 | 2; file: string }): Promise<void> {
-  await writeFile(options.file, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
-  const args = ['--playback', `--device=${sink}`, `--rate=${options.rate}`, `--channels=${options.channels}`, '--format=s16le', '--latency-msec=20', '--raw', options.file];
+/**
+ * Records `monitor` in stereo s16le at `rate` with pacat (10 ms latency),
+ * each chunk handed to `onChunk`; resolves once audio flows, rejects naming
+ * why it does not.
+ */
+export async function recordStereo(pulse: PulseServer, monitor: string, rate: number, onChunk: (chunk: Buffer) => void): Promise<ChildProcess> {
+  const args = ['--record', `--device=${monitor}`, `--rate=${rate}`, '--channels=2', '--format=s16le', '--latency-msec=10', '--raw'];
+  const child = spawn('pacat', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...pulse.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdout?.on('data', onChunk);
+  child.stderr?.resume();
+  const flowing = await new Promise<string | true>((resolve) => {
+    child.once('error', (error) => resolve(`pacat cannot record ${monitor}: ${error.message}`));
+    child.once('exit', (code) => resolve(`pacat exited (${code}) before recording ${monitor}`));
+    child.stdout?.once('data', () => resolve(true));
+    setTimeout(() => resolve(`pacat recorded nothing from ${monitor} within 4 s`), 4000).unref();
+  });
+  if (flowing !== true) {
+    await stopChild(child);
+    throw new Error(flowing);
+  }
+  return child;
+}
+
+/**
+ * Plays a raw s16le file into a sink in real time (20 ms latency: the
+ * default 2 s would lose the tail); resolves once drained. A file, not a
+ * pipe: once a piped stdin has ended, pacat spins on it until the stream has
+ * drained (about 65% of a core here, for as long as the sound plays).
+ */
+export function playRaw(pulse: PulseServer, sink: string, rawFile: string, format: { rate: number; channels: 1 | 2 }): Promise<void> {
+  const args = ['--playback', `--device=${sink}`, `--rate=${format.rate}`, `--channels=${format.channels}`, '--format=s16le', '--latency-msec=20', '--raw', rawFile];
   const child = spawn('pacat', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...pulse.env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`pacat into ${sink} exited ${code}: ${stderr.trim()}`))));
   });
+}
+
+/** Plays interleaved 16-bit samples into `sink` in real time (through `file`); resolves once played. */
+export async function playSamples(pulse: PulseServer, sink: string, samples: Int16Array, options: { rate: number; channels: 1 | 2; file: string }): Promise<void> {
+  await writeFile(options.file, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
+  await playRaw(pulse, sink, options.file, options);
 }
 
 /** Left and right interleaved. */

@@ -14,9 +14,10 @@
  * The daemon hears the question and its answer goes to a different
  * channel: no echo, so full duplex is never interrupted by itself.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { PulseServer } from './pulse-server.js';
 import { stopChild } from './pulse-server.js';
+import { playRaw, recordStereo } from './room-monitor.js';
 
 export const ROOM_RATE = 48_000;
 /** 10 ms at the room's rate. */
@@ -64,23 +65,13 @@ export class RoomRecorder {
   private wallOffsetMs = Number.POSITIVE_INFINITY;
   private carry = Buffer.alloc(0);
 
-  private constructor(private readonly child: ChildProcess) {}
+  private child: ChildProcess | undefined;
+
+  private constructor() {}
 
   static async start(pulse: PulseServer, room: Room): Promise<RoomRecorder> {
-    const args = ['--record', `--device=${room.name}.monitor`, `--rate=${ROOM_RATE}`, '--channels=2', '--format=s16le', '--latency-msec=10', '--raw'];
-    const child = spawn('pacat', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...pulse.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    const recorder = new RoomRecorder(child);
-    child.stdout?.on('data', (chunk: Buffer) => recorder.take(chunk));
-    const flowing = await new Promise<string | true>((resolve) => {
-      child.once('error', (error) => resolve(`pacat cannot record ${room.name}: ${error.message}`));
-      child.once('exit', (code) => resolve(`pacat exited (${code}) before recording ${room.name}`));
-      child.stdout?.once('data', () => resolve(true));
-      setTimeout(() => resolve(`pacat recorded nothing from ${room.name} within 4 s`), 4000).unref();
-    });
-    if (flowing !== true) {
-      await stopChild(child);
-      throw new Error(flowing);
-    }
+    const recorder = new RoomRecorder();
+    recorder.child = await recordStereo(pulse, `${room.name}.monitor`, ROOM_RATE, (chunk) => recorder.take(chunk));
     return recorder;
   }
 
@@ -115,8 +106,8 @@ export class RoomRecorder {
     return this.speaker.length >= frames && this.speaker.slice(from).every((rms) => rms < threshold);
   }
 
-  stop(): Promise<void> {
-    return stopChild(this.child);
+  async stop(): Promise<void> {
+    if (this.child) await stopChild(this.child);
   }
 
   private take(chunk: Buffer): void {
@@ -141,21 +132,9 @@ export class RoomRecorder {
   }
 }
 
-/**
- * Plays a raw 16 kHz mono s16le file into a sink in real time (20 ms latency:
- * the default 2 s would lose the tail); resolves once drained. A file, not a
- * pipe: once a piped stdin has ended, pacat spins on it until the stream has
- * drained (about 65% of a core here, for as long as the question plays).
- */
+/** Plays a raw 16 kHz mono s16le file into a sink in real time; resolves once drained. */
 export function playInto(pulse: PulseServer, sink: string, rawFile: string): Promise<void> {
-  const args = ['--playback', `--device=${sink}`, '--rate=16000', '--channels=1', '--format=s16le', '--latency-msec=20', '--raw', rawFile];
-  const child = spawn('pacat', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...pulse.env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<void>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`pacat into ${sink} exited ${code}: ${stderr.trim()}`))));
-  });
+  return playRaw(pulse, sink, rawFile, { rate: 16_000, channels: 1 });
 }
 
 /**

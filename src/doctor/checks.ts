@@ -117,16 +117,22 @@ export function audioCheck({ config, voice }: DoctorContext): CheckResult {
   }
 }
 
-/** The WebRTC echo canceller: full duplex does not start without it. */
-export function echoCancellerCheck({ config, env, voice }: DoctorContext): CheckResult {
-  const name = 'echo canceller (full duplex)';
+/** A full-duplex check's result when the voice is not full duplex (skipped), or the mode is not valid (failed); undefined in full duplex. */
+function unlessFullDuplex(name: string, { config, env, voice }: DoctorContext): CheckResult | undefined {
   let mode: string;
   try {
     mode = assistantMode(config, env);
   } catch (error) {
     return failed(name, messageOf(error), 'set OWNER_ASSISTANT_MODE to turn_based or full_duplex_agent, or unset it');
   }
-  if (!voice || mode !== 'full_duplex_agent') return skipped(name, 'the voice is turn-based');
+  return !voice || mode !== 'full_duplex_agent' ? skipped(name, 'the voice is turn-based') : undefined;
+}
+
+/** The WebRTC echo canceller: full duplex does not start without it. */
+export function echoCancellerCheck(context: DoctorContext): CheckResult {
+  const name = 'echo canceller (full duplex)';
+  const notFullDuplex = unlessFullDuplex(name, context);
+  if (notFullDuplex) return notFullDuplex;
   try {
     loadApmAddon();
     return passed(name, 'the WebRTC audio-processing addon loads');
@@ -141,15 +147,12 @@ export function echoCancellerCheck({ config, env, voice }: DoctorContext): Check
  * the room's noise; fails when the room is too loud for barge-in to be
  * reliable.
  */
-export async function roomEchoCheck({ config, env, voice, sound = true }: DoctorContext): Promise<CheckResult> {
+export async function roomEchoCheck(context: DoctorContext): Promise<CheckResult> {
   const name = 'room echo (full duplex)';
-  let mode: string;
-  try {
-    mode = assistantMode(config, env);
-  } catch {
-    return skipped(name, 'the mode is not valid (see the echo canceller check)');
-  }
-  if (!voice || mode !== 'full_duplex_agent') return skipped(name, 'the voice is turn-based');
+  const notFullDuplex = unlessFullDuplex(name, context);
+  // A mode that is not valid is the echo canceller check's failure, not a second one.
+  if (notFullDuplex) return notFullDuplex.ok ? notFullDuplex : skipped(name, 'the mode is not valid (see the echo canceller check)');
+  const { config, sound = true } = context;
   if (!sound) return skipped(name, 'no test sound (--no-sound)');
   let input: PortAudioInput;
   let output: PortAudioOutput;

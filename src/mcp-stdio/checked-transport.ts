@@ -10,11 +10,9 @@
  * id null, and what cannot be answered (a bad notification) is logged.
  */
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { logEvent, type LogSink } from '../log/index.js';
-
-/** The SDK's own limit for one message, kept: the hub refuses longer answers too. */
-export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
@@ -45,7 +43,8 @@ export class CheckedStdioTransport implements Transport {
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.log = options.log ?? process.stderr;
-    this.maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+    // The SDK's own limit for one message (10 MiB), kept.
+    this.maxLineBytes = options.maxLineBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
   }
 
   async start(): Promise<void> {
@@ -55,7 +54,7 @@ export class CheckedStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.stdout.write(serializeMessage(message))) resolve();
       else this.stdout.once('drain', resolve);
     });
   }

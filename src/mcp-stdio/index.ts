@@ -1,2 +1,2 @@
-export { CheckedStdioTransport, MAX_LINE_BYTES, type CheckedStdioOptions } from './checked-transport.js';
+export { CheckedStdioTransport, type CheckedStdioOptions } from './checked-transport.js';
 export { serveOverStdio } from './serve-stdio.js';

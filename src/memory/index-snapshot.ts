@@ -66,12 +66,12 @@ export function writeSnapshot(
   syncFolder(dataDir);
 }
 
-/** The snapshot, or undefined when there is none; MEMORY_INDEX_CORRUPT when the file is damaged. */
 /** Removes the snapshot: an empty store has no index to keep, and an old one would come back at the next start. */
 export function removeSnapshot(dataDir: string): void {
   rmSync(join(dataDir, INDEX_FILE), { force: true });
 }
 
+/** The snapshot, or undefined when there is none; MEMORY_INDEX_CORRUPT when the file is damaged. */
 export function readSnapshot(dataDir: string): Snapshot | undefined {
   const path = join(dataDir, INDEX_FILE);
   let bytes: Buffer;

@@ -71,7 +71,7 @@ export class ActivityTracker {
       case 'turn.ended':
         this.turn = null;
         // A spoken reply is still to play, or playing: idle comes when it ends.
-        return this.playing || this.speechDue ? undefined : this.move('idle', event.turnId);
+        return this.speechDue ? undefined : this.move('idle', event.turnId);
       default:
         return undefined;
     }

@@ -8,3 +8,4 @@ export { WavFileInput, type WavFileInputOptions } from './wav-file-input.js';
 export { WavFileOutput, type WavFileOutputOptions } from './wav-file-output.js';
 export { SimulatedRoom, type SimulatedRoomOptions } from './simulated-room.js';
 export { seededRandom } from './seeded-random.js';
+export { bestMatch } from './correlation.js';

@@ -119,9 +119,11 @@ export class DoubleTalkMeter {
     const offset = this.offset;
     offset.frames++;
     if (offset.frames === DIRECT_FRAMES) {
-      if (micDb < ACTIVE_LEVEL_DB) this.learnRate((offset.beforeDb - micDb) / DIRECT_FRAMES);
-      else offset.tailDb = micDb;
-      if (offset.tailDb === undefined) this.offset = undefined;
+      if (micDb >= ACTIVE_LEVEL_DB) offset.tailDb = micDb;
+      else {
+        this.learnRate((offset.beforeDb - micDb) / DIRECT_FRAMES);
+        this.offset = undefined;
+      }
     } else if (offset.tailDb !== undefined && offset.frames === DIRECT_FRAMES + DECAY_MEASURE_FRAMES) {
       this.learnRate((offset.tailDb - micDb) / DECAY_MEASURE_FRAMES);
       this.offset = undefined;

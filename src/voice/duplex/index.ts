@@ -28,4 +28,4 @@ export { DuplexVoice, type DuplexVoiceOptions } from './duplex-voice.js';
 export { DuplexPlayer, type DuplexPlayerOptions, type PlayerListener } from './player.js';
 export { ListeningPipeline, type ListeningPipelineOptions } from './listening-pipeline.js';
 export { ScoreReplayVad } from './score-replay-vad.js';
-export { chirp, measureRoomEcho, roomProblems, LOUD_ECHO_DB, NOISY_ROOM_DBFS, type RoomEcho, type RoomEchoOptions } from './room-probe.js';
+export { measureRoomEcho, roomProblems, type RoomEcho, type RoomEchoOptions } from './room-probe.js';

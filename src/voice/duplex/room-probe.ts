@@ -8,6 +8,7 @@
  * steady noise. `desktop-assistant doctor` reports these in full-duplex mode
  * and says when the room is too loud for barge-in to be reliable.
  */
+import { bestMatch } from '../audio/index.js';
 import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type AudioInput, type AudioOutput } from '../types.js';
 
 export interface RoomEcho {
@@ -38,12 +39,12 @@ const TAIL_MS = 800;
 const CHIRP_PEAK = 8192;
 const MIN_MATCH = 0.3;
 /** Steady noise above this (dBFS) masks the start of quiet speech for the voice-activity model. */
-export const NOISY_ROOM_DBFS = -40;
+const NOISY_ROOM_DBFS = -40;
 /** An echo this much louder than what was played: the speaker is loud or close to the microphone. */
-export const LOUD_ECHO_DB = 6;
+const LOUD_ECHO_DB = 6;
 
 /** A logarithmic sweep from 300 Hz to 3.4 kHz, faded in and out over 10 ms. */
-export function chirp(): Int16Array {
+function chirp(): Int16Array {
   const n = (CHIRP_MS * SAMPLE_RATE) / 1000;
   const [f0, f1] = [300, 3400];
   const k = Math.log(f1 / f0);
@@ -136,35 +137,6 @@ function analyse(frames: AudioFrame[], sound: Int16Array, writtenAtMs: number): 
     noiseDbfs,
     match: match.score,
   };
-}
-
-/** Where `template` best matches `samples`, by normalized correlation, on a 4x decimated search refined at full rate. */
-function bestMatch(samples: Int16Array, template: Int16Array): { at: number; score: number } | undefined {
-  const lags = samples.length - template.length;
-  if (lags < 0) return undefined;
-  const scoreAt = (lag: number, step: number): number => {
-    let dot = 0;
-    let energy = 0;
-    let own = 0;
-    for (let i = 0; i < template.length; i += step) {
-      const m = samples[lag + i]!;
-      dot += m * template[i]!;
-      energy += m * m;
-      own += template[i]! * template[i]!;
-    }
-    return dot / Math.sqrt(energy * own + 1);
-  };
-  let coarse = { at: 0, score: -1 };
-  for (let lag = 0; lag <= lags; lag += 4) {
-    const score = scoreAt(lag, 4);
-    if (score > coarse.score) coarse = { at: lag, score };
-  }
-  let best = { at: coarse.at, score: -1 };
-  for (let lag = Math.max(0, coarse.at - 8); lag <= Math.min(lags, coarse.at + 8); lag++) {
-    const score = scoreAt(lag, 1);
-    if (score > best.score) best = { at: lag, score };
-  }
-  return best;
 }
 
 function meanSquare(samples: ArrayLike<number>): number {
