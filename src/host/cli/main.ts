@@ -9,12 +9,14 @@ import { auditCommand } from './commands/audit.js';
 import { chatCommand } from './commands/chat.js';
 import { MEMORY_COMMANDS } from './commands/memory.js';
 import { mcpCommand } from './commands/mcp.js';
+import { listenCommand } from './commands/listen.js';
 import { runCommand } from './commands/run.js';
+import { SERVICE_COMMANDS } from './commands/service.js';
 import { tokenCommand } from './commands/token.js';
 import { toolServerCommand } from './commands/tool-server.js';
 import { toolsApproveCommand, toolsCommand } from './commands/tools.js';
 
-const COMMANDS: CliCommand[] = [runCommand, tokenCommand, chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, ...MEMORY_COMMANDS, mcpCommand, configCheckCommand, doctorCommand, toolServerCommand];
+const COMMANDS: CliCommand[] = [runCommand, listenCommand, ...SERVICE_COMMANDS, tokenCommand, chatCommand, askCommand, toolsCommand, toolsApproveCommand, auditCommand, ...MEMORY_COMMANDS, mcpCommand, configCheckCommand, doctorCommand, toolServerCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
