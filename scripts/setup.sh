@@ -47,4 +47,5 @@ install_npm_packages
 bash scripts/build-faiss-node.sh
 bash scripts/build-apm.sh
 bash scripts/build-pocketsphinx.sh
+bash scripts/build-audio-quiet.sh
 bash scripts/build.sh

@@ -21,6 +21,7 @@ const el = {
   turnError: byTestId('turn-error'),
   interrupt: byTestId('interrupt'),
   listen: byTestId('listen'),
+  voiceOff: byTestId('voice-off'),
   partial: byTestId('partial-transcript'),
 };
 
@@ -121,6 +122,9 @@ async function refreshState() {
   duplex = state.mode === 'full_duplex_agent';
   header.mode(state.mode, voiceEnabled);
   el.listen.hidden = !voiceEnabled;
+  const off = !voiceEnabled && typeof state.voice?.off === 'string' ? state.voice.off : '';
+  el.voiceOff.textContent = off ? `Voice off: ${off}` : '';
+  el.voiceOff.hidden = !off;
   showListening(Boolean(state.voice?.listening));
   if (!voiceEnabled) showPartialTranscript('');
   inventory.providers(state.providers ?? []);

@@ -50,11 +50,18 @@ function bound(issue: { origin: string; minimum?: unknown; maximum?: unknown }):
 }
 
 function unionExpectation(issue: z.core.$ZodIssueInvalidUnion): string {
-  const expected = new Set<string>();
+  const types = new Set<string>();
+  const values = new Set<string>();
   for (const branch of issue.errors) {
-    for (const inner of branch) if (inner.code === 'invalid_type') expected.add(typeName(inner.expected));
+    for (const inner of branch) {
+      if (inner.code === 'invalid_type') types.add(inner.expected);
+      if (inner.code === 'invalid_value') for (const value of inner.values) values.add(JSON.stringify(value));
+    }
   }
-  return expected.size > 0 ? [...expected].join(' or ') : 'a valid value';
+  if (values.size === 0) return types.size > 0 ? [...types].map(typeName).join(' or ') : 'a valid value';
+  // A switch with a word of its own (true, false or "auto"): every value spelled out.
+  const all = [...[...types].flatMap((t) => (t === 'boolean' ? ['true', 'false'] : [typeName(t)])), ...values];
+  return all.length === 1 ? all[0]! : `${all.slice(0, -1).join(', ')} or ${all.at(-1)}`;
 }
 
 const TYPE_NAMES: Record<string, string> = {

@@ -259,8 +259,13 @@ export const configSchema = z.strictObject({
       voices: z.string().default('~/.local/share/desktop-assistant/models/kokoro/Kokoro-82M-v1.0-ONNX/voices'),
     })
     .prefault({}),
-  /** `[voice] enabled`, and one `[voice.<lang>]` table per spoken language. */
-  voice: z.preprocess(mergeDefaultVoices, z.object({ enabled: z.boolean().default(true) }).catchall(voiceSchema)),
+  /**
+   * `[voice] enabled`, and one `[voice.<lang>]` table per spoken language.
+   * "auto": the voice starts when it can (a microphone and a speaker are
+   * there), else the daemon runs for text and the page and says why; true:
+   * a voice that cannot start stops the daemon; false: no audio device is touched.
+   */
+  voice: z.preprocess(mergeDefaultVoices, z.object({ enabled: z.union([z.boolean(), z.literal('auto')]).default('auto') }).catchall(voiceSchema)),
   /** Added to every tool's environment: personal values live here, not in tool files. */
   env: z.record(z.string(), z.union([envValue, z.number(), z.boolean()])).default({}),
   mcp: z

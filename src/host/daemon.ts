@@ -29,7 +29,7 @@ export interface StartedVoice {
 }
 
 export interface DaemonOptions extends HostOptions {
-  /** False: no audio device is touched (`run --no-voice`, `[voice] enabled = false`). */
+  /** False: no audio device is touched (`run --no-voice`); otherwise `[voice] enabled` decides. */
   voice?: boolean;
   startVoice?: StartVoice;
   /** Overrides `[http] port` (0: any free port). */
@@ -42,22 +42,25 @@ export interface Daemon {
   url: string;
   tokenFile: string;
   deps: ApiDeps;
+  /** Why the voice is not running (absent when it is). */
+  voiceOff?: string;
   close(): Promise<void>;
 }
 
-/** `desktop-assistant run`: the host, the hub and the HTTP API (and, later, the voice). */
+/** `desktop-assistant run`: the host, the hub, the HTTP API and the voice. */
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
   const env = options.env ?? process.env;
   const host = await startHost(options);
   const conversation = host.newConversation();
   // One place where the web page and the API answer confirmations: text turns and the full-duplex voice ask there.
   const confirmations = new HttpConfirmations();
-  const voice = (options.voice ?? true) && host.config.voice.enabled ? await startVoiceOrExplain(host, conversation, confirmations, options.startVoice) : undefined;
+  const { voice, voiceOff } = await startVoiceAsConfigured(host, conversation, confirmations, options);
   try {
-    const parts = await startApi(host, conversation, confirmations, voice, env, options);
+    const parts = await startApi(host, conversation, confirmations, voice, voiceOff, env, options);
     return {
       host,
       ...parts,
+      ...(voiceOff !== undefined ? { voiceOff } : {}),
       close: async () => {
         await voice?.close();
         await parts.close();
@@ -71,18 +74,45 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   }
 }
 
-async function startVoiceOrExplain(host: Host, conversation: Conversation, confirmations: HttpConfirmations, startVoice: StartVoice | undefined): ReturnType<StartVoice> {
-  const hint = 'start with `desktop-assistant run --no-voice` or set [voice] enabled = false; `desktop-assistant doctor` checks what the voice needs';
+/**
+ * `[voice] enabled`: false (or `--no-voice`) touches no audio device; true
+ * stops the daemon when the voice cannot start; "auto" (the default) runs
+ * without it and says why, so text and the page still work on a machine
+ * with no microphone or speaker.
+ */
+async function startVoiceAsConfigured(
+  host: Host,
+  conversation: Conversation,
+  confirmations: HttpConfirmations,
+  options: DaemonOptions,
+): Promise<{ voice?: StartedVoice; voiceOff?: string }> {
+  const enabled = host.config.voice.enabled;
+  if (options.voice === false) return { voiceOff: 'started with --no-voice' };
+  if (enabled === false) return { voiceOff: '[voice] enabled = false' };
   try {
-    if (!startVoice) throw new AppError('VOICE_UNAVAILABLE', 'this daemon was started without a voice');
-    return await startVoice(host, conversation, confirmations);
+    if (!options.startVoice) throw new AppError('VOICE_UNAVAILABLE', 'this daemon was started without a voice');
+    return { voice: await options.startVoice(host, conversation, confirmations) };
   } catch (error) {
-    await host.close();
-    throw new AppError('VOICE_UNAVAILABLE', `the voice cannot start: ${messageOf(error)}; ${hint}`, { cause: error });
+    if (enabled === true) {
+      await host.close();
+      const hint = 'start with `desktop-assistant run --no-voice` or set [voice] enabled = false (or "auto"); `desktop-assistant doctor` checks what the voice needs';
+      throw new AppError('VOICE_UNAVAILABLE', `the voice cannot start: ${messageOf(error)}; ${hint}`, { cause: error });
+    }
+    const reason = `${messageOf(error)}; text and the web page work without it. \`desktop-assistant doctor\` lists the sound devices; choose them with [audio] input / output in config.toml, or set [voice] enabled = false to stop trying`;
+    host.bus.emit({ type: 'error', stage: 'voice', code: 'VOICE_UNAVAILABLE', message: `the voice is off: ${reason}`, recoverable: true, atMs: Date.now() });
+    return { voiceOff: reason };
   }
 }
 
-async function startApi(host: Host, conversation: Conversation, confirmations: HttpConfirmations, started: StartedVoice | undefined, env: NodeJS.ProcessEnv, options: DaemonOptions) {
+async function startApi(
+  host: Host,
+  conversation: Conversation,
+  confirmations: HttpConfirmations,
+  started: StartedVoice | undefined,
+  voiceOff: string | undefined,
+  env: NodeJS.ProcessEnv,
+  options: DaemonOptions,
+) {
   const tokenFile = tokenPath(env);
   const token = loadOrCreateToken(tokenFile);
   const voice = started?.control;
@@ -103,6 +133,7 @@ async function startApi(host: Host, conversation: Conversation, confirmations: H
     turns: new TurnRunner(conversation, confirmations),
     voiceEnabled: voice !== undefined,
     ...(voice ? { voice } : {}),
+    ...(voiceOff !== undefined ? { voiceOff } : {}),
     staticFiles: loadStaticFiles(webDir()),
     sse: options.sse ?? { heartbeatMs: 15_000, replayCount: 100 },
     maxBodyBytes: 64 * 1024,

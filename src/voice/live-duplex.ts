@@ -4,7 +4,7 @@ import type { Conversation } from '../host/conversation/index.js';
 import type { VoiceControl } from '../host/http/index.js';
 import type { ConfirmationChannel } from '../host/router/index.js';
 import { WebRtcApm, type WebRtcApmOptions } from './apm/index.js';
-import { PortAudioInput, PortAudioOutput } from './devices/index.js';
+import { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from './devices/index.js';
 import { DuplexVoice } from './duplex/index.js';
 import { sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { sentenceLanguagePicker } from './tts/language-pick.js';
@@ -49,6 +49,9 @@ export function apmOptionsFromConfig(config: Config): WebRtcApmOptions {
  */
 export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveDuplex> {
   const { config, bus } = options;
+  // A missing device is found before the models load: the reason comes at once.
+  if (!options.input) chooseDevice(loadPortAudio(), config.audio.input, 'input');
+  if (!options.output) chooseDevice(loadPortAudio(), config.audio.output, 'output');
   const addon = options.apmAddonPath ? { addonPath: options.apmAddonPath } : {};
   const apm = new WebRtcApm({ ...apmOptionsFromConfig(config), ...addon });
   // The double-talk path: low suppression keeps the onset of speech over loud echo (bench/echo.ts).

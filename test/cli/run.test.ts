@@ -41,11 +41,6 @@ describe('desktop-assistant run and token', () => {
     expect(await exited).toBe(0);
   });
 
-  it('refuses to start the voice it does not have yet', async () => {
-    const run = await runCli(['run', '--port', '0', '--config-dir', join(home.path, 'config')], env);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain('--no-voice');
-  });
 
   it('refuses a bad --port as a usage error', async () => {
     const run = await runCli(['run', '--no-voice', '--port', 'eighty'], env);

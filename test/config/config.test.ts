@@ -40,7 +40,7 @@ describe('config merge over the built-in defaults', () => {
     const result = validateConfig({ voice: { fr: { lang: 'fr-fr', blend: { ff_siwis: 1 } } } });
     expect(result.ok && result.config.voice.fr).toEqual({ lang: 'fr-fr', blend: { ff_siwis: 1 } });
     expect(result.ok && Object.keys(voiceLanguages(result.config)).sort()).toEqual(['en', 'fr', 'it']);
-    expect(result.ok && result.config.voice.enabled).toBe(true);
+    expect(result.ok && result.config.voice.enabled).toBe('auto');
   });
 });
 
@@ -128,7 +128,7 @@ describe('[mcp.<name>] servers', () => {
     [{ mcp: { files: { command: 'x', risk: { t: 'low' } } } }, 'config: mcp.files.risk.t must be one of "read", "write", "high"'],
     [{ router: { write: 'maybe' } }, 'config: router.write must be one of "allow", "confirm", "deny"'],
     [{ http: { host: '0.0.0.0' } }, 'config: http.host must be one of "127.0.0.1", "localhost", "::1"'],
-    [{ voice: { enabled: 'no' } }, 'config: voice.enabled must be a boolean (got string)'],
+    [{ voice: { enabled: 'no' } }, 'config: voice.enabled must be true, false or "auto" (got string)'],
     [{ voice: { enabeld: false } }, 'config: voice.enabeld must be a table (got boolean)'],
   ])('%j -> %s', (raw, message) => {
     const result = validateConfig(raw);

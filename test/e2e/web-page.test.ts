@@ -43,8 +43,9 @@ describe('the web page in Chromium', () => {
     await expect.poll(() => byTestId('connection').getAttribute('data-status')).toBe('live');
     expect(await byTestId('state').getAttribute('data-state')).toBe('idle');
     expect(await byTestId('tool').count()).toBe(2);
-    // Without the voice there is nothing to talk to.
+    // Without the voice there is nothing to talk to, and the page says why.
     expect(await byTestId('listen').isHidden()).toBe(true);
+    expect(await byTestId('voice-off').textContent()).toBe('Voice off: [voice] enabled = false');
   });
 
   it('sends a turn that needs a tool and shows the reply and the tool call', async () => {

@@ -30,7 +30,8 @@ export interface StateBody {
   /** `text` while the voice is off, `turn_based` with it; the full-duplex voice adds `full_duplex_agent`. */
   mode: 'text' | 'turn_based' | 'full_duplex_agent';
   /** `listening`: a recording is under way (a trigger started it and the end of speech has not come). */
-  voice: { enabled: boolean; listening: boolean };
+  /** `off`: why the voice is not running. */
+  voice: { enabled: boolean; listening: boolean; off?: string };
   providers: ProviderHealth[];
   servers: ServerStatus[];
   tools: ToolSummary[];

@@ -41,6 +41,8 @@ export interface ApiDeps {
   voiceEnabled: boolean;
   /** Present when the daemon runs the voice. */
   voice?: VoiceControl;
+  /** Why the voice is not running, for `/state` and the page (absent when it runs). */
+  voiceOff?: string;
   staticFiles: Map<string, StaticFile>;
   sse: { heartbeatMs: number; replayCount: number };
   /** Request bodies larger than this are refused with 413. */

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { AppError, messageOf } from '../../errors/index.js';
+import { logAudioLibraryNews, quietAudioLibraries, takeAudioLibraryNews } from './audio-quiet.js';
 
 export interface PortAudioDevice {
   readonly id: number;
@@ -52,11 +53,14 @@ export interface PortAudioBinding {
 export type Direction = 'input' | 'output';
 
 let cached: PortAudioBinding | undefined;
+/** ALSA said at a probe that there is no sound card. */
+let noSoundCardSeen = false;
 
 /** Loads naudiodon once; AUDIO_DEVICE_UNAVAILABLE says why it could not. */
 export function loadPortAudio(moduleId = 'naudiodon'): PortAudioBinding {
   if (moduleId === 'naudiodon' && cached) return cached;
   let binding: PortAudioBinding;
+  quietAudioLibraries();
   try {
     binding = createRequire(import.meta.url)(moduleId) as PortAudioBinding;
   } catch (error) {
@@ -83,6 +87,9 @@ export function listDevices(binding: PortAudioBinding, direction: Direction): Po
   } catch (error) {
     throw new AppError('AUDIO_DEVICE_UNAVAILABLE', `PortAudio cannot list the sound devices: ${messageOf(error)}`, { cause: error });
   }
+  const news = takeAudioLibraryNews();
+  logAudioLibraryNews(news);
+  if (news.noSoundCard) noSoundCardSeen = true;
   return devices.filter((device) => channelsOf(device, direction) > 0);
 }
 
@@ -114,7 +121,11 @@ export function chooseDevice(binding: PortAudioBinding, name: string, direction:
   if (partial.length > 1) {
     throw new AppError('AUDIO_DEVICE_AMBIGUOUS', `audio ${direction} ${JSON.stringify(name)} matches several devices: ${describe(partial)}; use more of the name`);
   }
-  throw new AppError('AUDIO_DEVICE_NOT_FOUND', `no audio ${direction} device matches ${JSON.stringify(name)}; the ${direction} devices are: ${describe(devices)}`);
+  if (devices.length === 0) {
+    const why = noSoundCardSeen ? ' (ALSA finds no sound card)' : '';
+    throw new AppError('AUDIO_DEVICE_NOT_FOUND', `no ${direction === 'input' ? 'microphone' : 'speaker'} found: PortAudio lists no audio ${direction} device${why} ([audio] ${direction} = ${JSON.stringify(name)})`);
+  }
+  throw new AppError('AUDIO_DEVICE_NOT_FOUND', `no audio ${direction} device matches ${JSON.stringify(name)} ([audio] ${direction}); the ${direction} devices are: ${describe(devices)}`);
 }
 
 /** 48 kHz is what PipeWire and most hardware run, and 3 x 16 kHz (the cheapest conversion). */
@@ -176,7 +187,9 @@ export function openStream(
       refusals.push(`${rate} Hz: ${messageOf(error)}`);
     }
   }
-  throw new AppError('AUDIO_DEVICE_OPEN_FAILED', `cannot open audio ${direction} ${JSON.stringify(device.name)} (${refusals.join('; ')})`, { retryable: true });
+  const { busy } = takeAudioLibraryNews();
+  const said = busy ? `; ALSA said: ${busy}` : '';
+  throw new AppError('AUDIO_DEVICE_OPEN_FAILED', `cannot open audio ${direction} ${JSON.stringify(device.name)} (${refusals.join('; ')})${said}`, { retryable: true });
 }
 
 /**

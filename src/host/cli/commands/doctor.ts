@@ -10,7 +10,7 @@ export const doctorCommand: CliCommand = {
   async run(argv, io) {
     const { values } = parseArgs({ args: argv, options: { 'config-dir': { type: 'string' }, json: { type: 'boolean' }, 'no-sound': { type: 'boolean' } } });
     const config = await loadConfig(configDir(values['config-dir'], io.env));
-    const results = await runChecks({ config, dataDir: dataDir(io.env), env: io.env, voice: config.voice.enabled, sound: values['no-sound'] !== true });
+    const results = await runChecks({ config, dataDir: dataDir(io.env), env: io.env, voice: config.voice.enabled !== false, sound: values['no-sound'] !== true });
     if (values.json) io.stdout.write(`${JSON.stringify(results)}\n`);
     else io.stdout.write(formatResults(results));
     return results.every((r) => r.ok) ? 0 : 1;

@@ -31,7 +31,8 @@ export const runCommand: CliCommand = {
     const tools = daemon.host.router.offered().map((t) => t.name);
     io.stdout.write(
       `desktop-assistant is running at ${daemon.url}/ (the token is in ${daemon.tokenFile}; \`desktop-assistant token\` prints it)\n` +
-        `LLM: ${daemon.host.config.llm}; tools: ${tools.length > 0 ? tools.join(', ') : 'none'}\n`,
+        `LLM: ${daemon.host.config.llm}; tools: ${tools.length > 0 ? tools.join(', ') : 'none'}\n` +
+        `voice: ${daemon.voiceOff === undefined ? `on (${daemon.deps.voice?.mode ?? 'turn_based'})` : `off: ${daemon.voiceOff}`}\n`,
     );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

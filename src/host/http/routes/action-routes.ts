@@ -73,6 +73,6 @@ export function actionRoutes(app: Hono, deps: ApiDeps): void {
 }
 
 function requireVoice(deps: ApiDeps): VoiceControl {
-  if (!deps.voice) throw new AppError('VOICE_DISABLED', 'the voice is not running: start the daemon without --no-voice and with [voice] enabled = true');
+  if (!deps.voice) throw new AppError('VOICE_DISABLED', `the voice is not running: ${deps.voiceOff ?? 'start the daemon without --no-voice and with [voice] enabled = true'}`);
   return deps.voice;
 }
