@@ -54,9 +54,27 @@ describe('desktop-assistant run --no-voice', () => {
     expect(await state.json()).toMatchObject({ state: 'idle', voice: { enabled: false } });
   });
 
-  it('refuses to start the voice it does not have yet, naming the way out', async () => {
-    await home.write('config2/config.toml', `llm = "${llm.url}"\n`);
-    await expect(startDaemon({ configDir: join(home.path, 'config2'), env, port: 0 })).rejects.toMatchObject({ code: 'VOICE_UNAVAILABLE' });
+  it('[voice] enabled = true: a voice that cannot start stops the daemon, naming the way out', async () => {
+    await home.write('config2/config.toml', `llm = "${llm.url}"\n[voice]\nenabled = true\n${ONLY_TOOL_FILES}`);
+    await expect(startDaemon({ configDir: join(home.path, 'config2'), env, port: 0 })).rejects.toMatchObject({ code: 'VOICE_UNAVAILABLE', message: expect.stringContaining('--no-voice') });
+  });
+
+  it('[voice] enabled = "auto" (the default): a voice that cannot start leaves the daemon running, and says why', async () => {
+    await home.write('config3/config.toml', `llm = "${llm.url}"\n${ONLY_TOOL_FILES}`);
+    const failing = async (): Promise<never> => {
+      throw new Error('no microphone found: PortAudio lists no audio input device');
+    };
+    const other = await startDaemon({ configDir: join(home.path, 'config3'), env, port: 0, startVoice: failing });
+    try {
+      expect(other.voiceOff).toMatch(/^no microphone found: .*\[audio\] input \/ output/);
+      const state = await (await fetch(`${other.url}/state`, { headers: { authorization: `Bearer ${token}` } })).json();
+      expect(state).toMatchObject({ mode: 'text', voice: { enabled: false, listening: false, off: other.voiceOff } });
+      const listen = await fetch(`${other.url}/listen/start`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      expect(listen.status).toBe(409);
+      expect((await listen.json()).error).toMatchObject({ code: 'VOICE_DISABLED', message: expect.stringContaining('no microphone found') });
+    } finally {
+      await other.close();
+    }
   });
 
   it('offers the routed tools over MCP Streamable HTTP behind the token', async () => {
