@@ -22,6 +22,7 @@ const el = {
   interrupt: byTestId('interrupt'),
   listen: byTestId('listen'),
   voiceOff: byTestId('voice-off'),
+  serverProgress: byTestId('server-progress'),
   partial: byTestId('partial-transcript'),
 };
 
@@ -177,6 +178,18 @@ function handleMessage(message) {
   handle(event);
 }
 
+const TASK_WORDS = { embedding: 'computing vectors', indexing: 'building the index' };
+
+/** `memory: building the index, 12,288 of 100,000 records (410/s, about 3 min left)`; gone once done. */
+function showServerProgress(event) {
+  const done = event.done >= event.total;
+  const count = (n) => Math.round(n).toLocaleString('en-US');
+  const left = event.remainingS === null ? '' : event.remainingS >= 90 ? `, about ${Math.round(event.remainingS / 60)} min left` : `, ${Math.round(event.remainingS)} s left`;
+  const rate = event.ratePerS > 0 ? ` (${count(event.ratePerS)}/s${left})` : '';
+  el.serverProgress.textContent = `${event.server}: ${TASK_WORDS[event.task] ?? event.task}, ${count(event.done)} of ${count(event.total)} records${rate}`;
+  el.serverProgress.hidden = done;
+}
+
 function handle(event) {
   switch (event.type) {
     case 'state.changed':
@@ -219,6 +232,8 @@ function handle(event) {
       return refreshStateSoon();
     case 'tools.changed':
       return refreshStateSoon();
+    case 'progress':
+      return showServerProgress(event);
     case 'error':
       return conversation.error(event);
     default:

@@ -12,19 +12,22 @@ process.env.OPENBLAS_NUM_THREADS ??= '1';
 import { dataDir } from '../../src/config/index.js';
 import { AppError, isAppError, messageOf } from '../../src/errors/index.js';
 import { logEvent } from '../../src/log/index.js';
-import { embedderFromConfig, memoryEnabled, MemoryStore } from '../../src/memory/index.js';
+import { embedderFromConfig, memoryEnabled, MemoryStore, type ProgressListener } from '../../src/memory/index.js';
 import { runServerMain } from '../shared/server-main.js';
+import { progressNotifications } from './progress-notifications.js';
 import { createMemoryServer } from './server.js';
 
 runServerMain(async (config) => {
   // Disabled means no memory file is opened or created, even when started by hand.
   if (!memoryEnabled(config)) throw new AppError('MEMORY_DISABLED', 'memory is turned off ([memory] enabled = false or OWNER_MEMORY_ENABLED=0)');
   let opened: Promise<MemoryStore> | undefined;
+  let reportProgress: ProgressListener = () => undefined;
   const openStore = (): Promise<MemoryStore> => (opened = MemoryStore.open({
     dataDir: dataDir(),
     embedder: embedderFromConfig(config),
     snapshotEvery: config.memory.snapshot_every,
     exactSearchMax: config.memory.exact_search_max,
+    onProgress: (progress) => reportProgress(progress),
   }).then(
     (store) => {
       const health = store.health();
@@ -36,5 +39,7 @@ runServerMain(async (config) => {
       throw error;
     },
   ));
-  return { server: createMemoryServer(openStore), close: async () => (await opened?.catch(() => undefined))?.close() };
+  const server = createMemoryServer(openStore);
+  reportProgress = progressNotifications(server);
+  return { server, close: async () => (await opened?.catch(() => undefined))?.close() };
 });

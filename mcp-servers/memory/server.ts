@@ -70,7 +70,7 @@ export function createMemoryServer(openStore: () => Promise<MemoryStore>, log: L
     }
     return opening;
   };
-  const server = new Server({ name: 'desktop-assistant-memory', version: PACKAGE_VERSION }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'desktop-assistant-memory', version: PACKAGE_VERSION }, { capabilities: { tools: {}, logging: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => {
     void ready();
     return { tools: MEMORY_TOOLS };

@@ -38,6 +38,8 @@ export type AssistantEvent =
   | (Base & { type: 'tool.ended'; stage: 'tool'; callId: string; tool: string; status: ToolCallStatus; durationMs: number; outputChars: number; truncated: boolean })
   | (Base & { type: 'server.state'; stage: 'hub'; server: string; state: 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped'; detail?: string })
   | (Base & { type: 'tools.changed'; stage: 'hub'; count: number })
+  /** Long work in a built-in server (the memory's re-embedding and index build): records done of total, the rate, seconds left (null: not known yet). */
+  | (Base & { type: 'progress'; stage: 'hub'; server: string; task: string; done: number; total: number; ratePerS: number; remainingS: number | null })
   | (Base & { type: 'voice.listening'; stage: 'voice'; trigger: VoiceTrigger })
   /** `rule` (full duplex): what confirmed the speech, Silero on the echo-cancelled audio or the double-talk check. */
   | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number; rule?: 'cleaned' | 'double_talk' })

@@ -8,3 +8,4 @@ export { HASHED_EMBEDDER_DEFAULT_DIM, HashedEmbedder, type HashedEmbedderOptions
 export { HTTP_EMBEDDER_DEFAULT_TIMEOUT_MS, HttpEmbedder, type HttpEmbedderOptions } from './http-embedder.js';
 export { detectSensitive, SENSITIVE_KINDS, type SensitiveKind } from './sensitivity.js';
 export { embedderFromConfig, memoryEnabled } from './from-config.js';
+export { throttledProgress, timedProgress, type MemoryProgress, type MemoryTask, type ProgressListener, type TimedProgress } from './progress.js';

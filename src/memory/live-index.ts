@@ -6,6 +6,7 @@ import { readHnswVectors, readIdMap } from './faiss-format.js';
 import { GraphIndex } from './graph-index.js';
 import { readSnapshot, removeSnapshot, writeSnapshot } from './index-snapshot.js';
 import { checkRow, rowIntact, type Change, type MemoryRecords, type StoredRow } from './records.js';
+import type { ProgressListener } from './progress.js';
 import type { MemoryHealth } from './types.js';
 import type { IndexHit, VectorIndex } from './vector-index.js';
 
@@ -40,10 +41,10 @@ export class LiveIndex {
   ) {}
 
   /** Start-up: the snapshot when there is a usable one, the changes after it, then the check against the database. */
-  load(): void {
+  load(onProgress?: ProgressListener): void {
     const loaded = this.loadSnapshot();
     if (!loaded) {
-      this.reloadAll();
+      this.reloadAll(onProgress);
       if (this.indexed.size > 0) this.snapshot();
       return;
     }
@@ -100,22 +101,28 @@ export class LiveIndex {
   }
 
   /** The whole index again from the database's vectors, as of one moment; clears the problems a reload fixes. */
-  reloadAll(): void {
+  reloadAll(onProgress?: ProgressListener): void {
     this.vectors = undefined;
     this.indexed.clear();
     this.found = [];
     let damaged = 0;
     this.records.read(() => {
       this.appliedSeq = this.records.lastChangeSeq();
+      const total = onProgress ? this.records.count() : 0;
+      let done = 0;
+      if (total > 0) onProgress?.({ task: 'indexing', done, total });
       let batch: StoredRow[] = [];
+      const addBatch = (): void => {
+        damaged += this.addRows(batch);
+        done += batch.length;
+        batch = [];
+        if (total > 0) onProgress?.({ task: 'indexing', done: Math.min(done, total), total });
+      };
       for (const row of this.records.rows()) {
         batch.push(row);
-        if (batch.length >= LOAD_BATCH) {
-          damaged += this.addRows(batch);
-          batch = [];
-        }
+        if (batch.length >= LOAD_BATCH) addBatch();
       }
-      damaged += this.addRows(batch);
+      if (batch.length > 0 || done === 0) addBatch();
     });
     if (damaged > 0) this.found.push(`${damaged} records in the database do not match their checksums`);
     this.sinceSnapshot = 1;

@@ -3,6 +3,7 @@ import type { LogSink } from '../log/index.js';
 import type { Embedder } from './embedder.js';
 import { removeStaleTemporaries } from './index-snapshot.js';
 import { LiveIndex } from './live-index.js';
+import type { ProgressListener } from './progress.js';
 import { rebuildVectors, type RebuildReport } from './rebuild.js';
 import { MemoryRecords, toRecord } from './records.js';
 import { detectSensitive } from './sensitivity.js';
@@ -24,6 +25,8 @@ export interface MemoryStoreOptions {
   busyTimeoutMs?: number;
   clock?: () => number;
   log?: LogSink;
+  /** Reports the long work at open: re-embedding after an embedder change, building the index with no usable snapshot. */
+  onProgress?: ProgressListener;
 }
 
 export interface SaveRequest {
@@ -74,11 +77,12 @@ export class MemoryStore {
       removeStaleTemporaries(options.dataDir);
       const stored = records.meta(META_EMBEDDER);
       if (stored !== options.embedder.id) {
-        if (records.count() > 0) await rebuildVectors(records, options.embedder, { reason: `the embedder changed from ${stored ?? 'none'} to ${options.embedder.id}`, log });
+        const reason = `the embedder changed from ${stored ?? 'none'} to ${options.embedder.id}`;
+        if (records.count() > 0) await rebuildVectors(records, options.embedder, { reason, log, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
         else records.write(() => records.setMeta(META_EMBEDDER, options.embedder.id));
       }
       const index = new LiveIndex(records, options.dataDir, options.embedder.id, options.exactSearchMax ?? DEFAULT_EXACT_SEARCH_MAX, log);
-      index.load();
+      index.load(options.onProgress);
       return new MemoryStore(records, index, options.embedder, options);
     } catch (error) {
       records.close();
@@ -200,9 +204,9 @@ export class MemoryStore {
   }
 
   /** Every vector again from the records (re-embedded where needed), then the index from them. */
-  async rebuild(options: { signal?: AbortSignal; log?: LogSink } = {}): Promise<RebuildReport> {
+  async rebuild(options: { signal?: AbortSignal; log?: LogSink; onProgress?: ProgressListener } = {}): Promise<RebuildReport> {
     const report = await rebuildVectors(this.records, this.embedder, { reason: 'asked for', ...options });
-    this.index.reloadAll();
+    this.index.reloadAll(options.onProgress);
     this.index.snapshotIfChanged();
     return report;
   }

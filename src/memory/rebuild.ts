@@ -1,6 +1,7 @@
 import { AppError } from '../errors/index.js';
 import { logEvent, type LogSink } from '../log/index.js';
 import type { Embedder } from './embedder.js';
+import type { ProgressListener } from './progress.js';
 import { checkRow, type MemoryRecords, type StoredRow } from './records.js';
 
 export const META_EMBEDDER = 'embedder';
@@ -37,7 +38,7 @@ class ChangedMeanwhile extends Error {}
 export async function rebuildVectors(
   records: MemoryRecords,
   embedder: Embedder,
-  options: { reason: string; signal?: AbortSignal; log?: LogSink },
+  options: { reason: string; signal?: AbortSignal; log?: LogSink; onProgress?: ProgressListener },
 ): Promise<RebuildReport> {
   const started = Date.now();
   const log = options.log ?? process.stderr;
@@ -45,7 +46,7 @@ export async function rebuildVectors(
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const { plan, lastId, embedderChanged } = records.read(() => planRebuild(records, embedder.id));
     const toEmbed = plan.filter((p) => p.embed);
-    const vectors = await embedInBatches(embedder, toEmbed.map((p) => p.row.text), options.signal);
+    const vectors = await embedInBatches(embedder, toEmbed.map((p) => p.row.text), options.signal, options.onProgress);
     const byId = new Map(toEmbed.map((p, i) => [p.row.id, vectors[i] as Float32Array]));
     try {
       records.write(() => {
@@ -92,11 +93,13 @@ function planRebuild(records: MemoryRecords, embedderId: string): { plan: Planne
   return { plan, lastId, embedderChanged };
 }
 
-async function embedInBatches(embedder: Embedder, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+async function embedInBatches(embedder: Embedder, texts: string[], signal?: AbortSignal, onProgress?: ProgressListener): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
+  if (texts.length > 0) onProgress?.({ task: 'embedding', done: 0, total: texts.length });
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     signal?.throwIfAborted();
     out.push(...(await embedder.embed(texts.slice(i, i + EMBED_BATCH), { signal })));
+    onProgress?.({ task: 'embedding', done: out.length, total: texts.length });
   }
   return out;
 }

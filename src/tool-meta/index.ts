@@ -23,3 +23,10 @@ export const META_USER_CONFIRMED_SENSITIVE = 'desktop-assistant/userConfirmedSen
 export const META_SERVER = 'desktop-assistant/server';
 /** In a call's `_meta` to a built-in server, from the router: the turn the call belongs to. */
 export const META_TURN_ID = 'desktop-assistant/turnId';
+/**
+ * The `logger` of a built-in server's `notifications/message` that reports
+ * long work (the memory's re-embedding and index build); its `data` is
+ * `{ task, done, total, ratePerS, remainingS }`. The hub turns it into a
+ * `progress` event.
+ */
+export const LOGGER_PROGRESS = 'desktop-assistant/progress';

@@ -1,12 +1,16 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HashedEmbedder, MemoryStore } from '../../src/memory/index.js';
+import { CLI } from '../helpers/paths.js';
 import { runCli, type CliRun } from '../helpers/run-cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
+const run = promisify(execFile);
 let home: TempDir;
 let dataDir: string;
 let ids: number[];
@@ -90,6 +94,19 @@ describe('desktop-assistant memory', () => {
     expect(status).toMatchObject({ code: 0 });
     expect(status.stdout).toContain('0 memories');
     expect(existsSync(join(dataDir, 'memory.index'))).toBe(false);
+  });
+
+  it('rebuild shows its progress on a terminal (a real pty, through `script`), and none into a pipe', async () => {
+    const command = [process.execPath, CLI, 'memory', 'rebuild', '--config-dir', join(home.path, 'config')].map((a) => `'${a}'`).join(' ');
+    const onTerminal = await run('script', ['-q', '-e', '-c', command, '/dev/null'], { env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: dataDir } });
+    const redraws = onTerminal.stdout.split(/[\r\n]+/).filter((l) => l.startsWith('memory: indexing'));
+    expect(redraws[0]).toBe('memory: indexing 0 of 3 records\x1b[K');
+    expect(redraws.at(-1)).toMatch(/^memory: indexing 3 of 3 records, done in \d+ s\x1b\[K$/);
+    expect(onTerminal.stdout).toContain('rebuilt the index of 3 memories');
+    const piped = await memory(['rebuild']);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toContain('memory: indexing');
+    expect(piped.stdout).not.toContain('memory: indexing');
   });
 
   it('refuses bad flags with the usage, and with memory off touches no file', async () => {

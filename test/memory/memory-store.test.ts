@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors/index.js';
-import { HashedEmbedder, INDEX_FILE, MEMORY_DB_FILE, MemoryStore, type MemoryStoreOptions } from '../../src/memory/index.js';
+import { HashedEmbedder, INDEX_FILE, MEMORY_DB_FILE, MemoryStore, type MemoryProgress, type MemoryStoreOptions } from '../../src/memory/index.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 const quiet = { write: () => true };
@@ -198,6 +198,27 @@ describe.each([
     expect(db.prepare("SELECT value FROM meta WHERE key = 'embedder'").pluck().get()).toBe(new HashedEmbedder({ dim: 256 }).id);
     expect(db.prepare('SELECT length(vector) FROM records').pluck().all()).toEqual([256 * 4]);
     db.close();
+  });
+
+  it('reports its long work: the re-embedding after an embedder change and the index build, each from 0 to all', async () => {
+    const first = await openStore({ embedder: new HashedEmbedder({ dim: 128 }) });
+    for (let i = 0; i < 150; i++) await first.save({ text: `memory ${i} about the garden and word${i}`, kind: 'fact' });
+    first.close();
+    const reports: MemoryProgress[] = [];
+    const second = await openStore({ embedder: new HashedEmbedder({ dim: 256 }), onProgress: (p) => reports.push(p) });
+    const embedding = reports.filter((r) => r.task === 'embedding');
+    // Batches of 64: 0, 64, 128, 150.
+    expect(embedding.map((r) => r.done)).toEqual([0, 64, 128, 150]);
+    expect(embedding.every((r) => r.total === 150)).toBe(true);
+    // The old snapshot is another embedder's: the index is built again from the records.
+    const indexing = reports.filter((r) => r.task === 'indexing');
+    expect(indexing.at(0)).toEqual({ task: 'indexing', done: 0, total: 150 });
+    expect(indexing.at(-1)).toEqual({ task: 'indexing', done: 150, total: 150 });
+    reports.length = 0;
+    await second.rebuild({ onProgress: (p) => reports.push(p) });
+    // Nothing to compute again: only the index is rebuilt.
+    expect(reports.filter((r) => r.task === 'embedding')).toEqual([]);
+    expect(reports.at(-1)).toEqual({ task: 'indexing', done: 150, total: 150 });
   });
 
   it('two stores on one folder see each other’s saves and forgets, with unique ids', async () => {

@@ -6,7 +6,7 @@ import { PACKAGE_VERSION } from '../../package-root.js';
 import { assignToolNames } from './naming.js';
 import { DEFAULT_STOP_TIMINGS, type StopTimings } from './process-transport.js';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy.js';
-import { ServerSupervisor } from './server-supervisor.js';
+import { ServerSupervisor, type ServerProgress } from './server-supervisor.js';
 import type { CallOptions, HubTool, ServerSpec, ServerState, ServerStatus, ToolHub } from './types.js';
 
 export interface McpHubOptions {
@@ -65,6 +65,7 @@ export class McpHub implements ToolHub {
       onState: (server: ServerSupervisor, state: ServerState, detail?: string) => this.stateChanged(server, state, detail),
       onTools: () => this.refresh(),
       onProtocolError: (server: ServerSupervisor, error: unknown) => this.logLine('debug', 'hub.protocol_error', { server: server.spec.name, error: messageOf(error) }),
+      onProgress: (server: ServerSupervisor, progress: ServerProgress) => this.bus?.emit({ type: 'progress', stage: 'hub', atMs: this.clock(), server: server.spec.name, ...progress }),
     };
     this.supervisors = [...specs].sort((a, b) => (a.name < b.name ? -1 : 1)).map((spec) => new ServerSupervisor(spec, supervisorOptions));
   }

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, messageOf } from '../../errors/index.js';
-import { META_TIMEOUT_MS } from '../../tool-meta/index.js';
+import { LOGGER_PROGRESS, META_TIMEOUT_MS } from '../../tool-meta/index.js';
 import { allowListedEnv } from './allowed-env.js';
 import { callToolWithDeadline } from './call-tool.js';
 import { listAllTools } from './list-tools.js';
@@ -23,6 +23,16 @@ export interface SupervisorOptions {
   onTools: (server: ServerSupervisor) => void;
   /** Protocol noise worth a log line: a late answer, a stray stdout line, a failed re-list. */
   onProtocolError: (server: ServerSupervisor, error: unknown) => void;
+  /** A built-in server's report of long work (LOGGER_PROGRESS). */
+  onProgress?: (server: ServerSupervisor, progress: ServerProgress) => void;
+}
+
+export interface ServerProgress {
+  task: string;
+  done: number;
+  total: number;
+  ratePerS: number;
+  remainingS: number | null;
 }
 
 /** One run of the server process, from spawn to exit. */
@@ -133,6 +143,13 @@ export class ServerSupervisor {
     client.onerror = (error) => options.onProtocolError(this, error);
     client.onclose = () => this.disconnected(attempt);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.listChanged(attempt));
+    // Only the project's own servers report progress; anyone else's log messages are not read.
+    if (spec.builtin) {
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        const progress = notification.params.logger === LOGGER_PROGRESS ? readProgress(notification.params.data) : undefined;
+        if (progress) options.onProgress?.(this, progress);
+      });
+    }
 
     let timedOut = false;
     const controller = new AbortController();
@@ -277,4 +294,14 @@ function firstLine(text: string | undefined): string {
 /** For display and pinning: the argv, each element quoted only when it needs it. */
 export function commandLine(spec: Pick<ServerSpec, 'command' | 'args'>): string {
   return [spec.command, ...spec.args].map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** The data of a progress message, when it has the expected shape. */
+function readProgress(data: unknown): ServerProgress | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { task, done, total, ratePerS, remainingS } = data as Record<string, unknown>;
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  if (typeof task !== 'string' || task.length > 40 || !count(done) || !count(total) || !count(ratePerS)) return undefined;
+  if (remainingS !== null && !count(remainingS)) return undefined;
+  return { task, done, total, ratePerS, remainingS };
 }

@@ -48,6 +48,10 @@ export function describe(event: AssistantEvent): string | undefined {
       return `[voice] no words came: the reply goes on from sentence ${event.sentence + 1}`;
     case 'state.changed':
       return `[state] ${event.state}`;
+    case 'progress':
+      // The page shows every step; the terminal the start and the end.
+      if (event.done === 0) return `[server] ${event.server}: ${event.task} ${event.total} records...`;
+      return event.done >= event.total ? `[server] ${event.server}: ${event.task} ${event.total} records done` : undefined;
     case 'server.state':
       return event.state === 'ready' || event.state === 'starting' ? undefined : `[server] ${event.server} ${event.state}${event.detail ? `: ${event.detail}` : ''}`;
     default:

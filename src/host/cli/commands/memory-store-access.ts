@@ -1,6 +1,7 @@
 import { configDir, dataDir, loadConfig } from '../../../config/index.js';
 import { AppError } from '../../../errors/index.js';
-import { embedderFromConfig, memoryEnabled, MemoryStore } from '../../../memory/index.js';
+import { embedderFromConfig, memoryEnabled, MemoryStore, type ProgressListener } from '../../../memory/index.js';
+import { progressLine } from '../../terminal/index.js';
 import type { CliIo } from '../command.js';
 
 /**
@@ -11,7 +12,7 @@ import type { CliIo } from '../command.js';
 export async function withMemoryStore<T>(
   io: CliIo,
   configDirFlag: string | undefined,
-  use: (store: MemoryStore) => Promise<T> | T,
+  use: (store: MemoryStore, progress: ProgressListener) => Promise<T> | T,
   options: { writes: boolean },
 ): Promise<T> {
   const config = await loadConfig(configDir(configDirFlag, io.env));
@@ -19,15 +20,28 @@ export async function withMemoryStore<T>(
     throw new AppError('MEMORY_DISABLED', 'desktop-assistant: memory is turned off ([memory] enabled = false or OWNER_MEMORY_ENABLED=0)');
   }
   process.env.OMP_NUM_THREADS ??= '1';
-  const store = await MemoryStore.open({
-    dataDir: dataDir(io.env),
-    embedder: embedderFromConfig(config, io.env),
-    snapshotEvery: config.memory.snapshot_every,
-    exactSearchMax: config.memory.exact_search_max,
-    log: io.stderr,
-  });
+  // Opening may re-embed every record (a new embedder) or build the index (no usable snapshot): minutes at 100k.
+  const line = progressLine(io.stderr, 'memory');
+  let store: MemoryStore;
   try {
-    return await use(store);
+    store = await MemoryStore.open({
+      dataDir: dataDir(io.env),
+      embedder: embedderFromConfig(config, io.env),
+      snapshotEvery: config.memory.snapshot_every,
+      exactSearchMax: config.memory.exact_search_max,
+      log: io.stderr,
+      onProgress: line.listener,
+    });
+  } finally {
+    line.end();
+  }
+  try {
+    const work = progressLine(io.stderr, 'memory');
+    try {
+      return await use(store, work.listener);
+    } finally {
+      work.end();
+    }
   } finally {
     store.close({ snapshot: options.writes });
   }

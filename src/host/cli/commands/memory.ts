@@ -55,7 +55,7 @@ export const memoryRebuildCommand: CliCommand = {
   summary: 'rebuild the memory index from the database (after a health error, or to re-sign changed records)',
   async run(argv, io) {
     const { values } = parseArgs({ args: argv, options: { 'config-dir': { type: 'string' } } });
-    const { report, health } = await withMemoryStore(io, values['config-dir'], async (store) => ({ report: await store.rebuild({ log: io.stderr }), health: store.health() }), { writes: true });
+    const { report, health } = await withMemoryStore(io, values['config-dir'], async (store, progress) => ({ report: await store.rebuild({ log: io.stderr, onProgress: progress }), health: store.health() }), { writes: true });
     io.stdout.write(
       `rebuilt the index of ${report.records} memories in ${report.durationMs} ms (embedder ${report.embedder}; ` +
         `${report.reembedded} vectors computed again, ${report.resigned} records signed again)\n`,
