@@ -8,6 +8,7 @@
 import { AppError, messageOf } from '../../errors/index.js';
 import { TTS_MODEL_LOAD_FAILED } from './errors.js';
 import type { KokoroFiles } from './kokoro-files.js';
+import { importKokoroJs, importTransformers } from './kokoro-runtime.js';
 import { STYLE_DIM } from './voice-blend.js';
 
 /** What the engine needs from a Kokoro model; tests give a fake. */
@@ -29,12 +30,12 @@ const KOKORO_RATE = 24_000;
  */
 export async function loadKokoroModel(files: KokoroFiles): Promise<KokoroModel> {
   try {
-    const transformers = await import('@huggingface/transformers');
+    const transformers = await importTransformers();
     transformers.env.allowRemoteModels = false;
     transformers.env.allowLocalModels = true;
     // Its file cache would copy the model under node_modules on first load.
     transformers.env.useFSCache = false;
-    const { KokoroTTS } = await import('kokoro-js');
+    const { KokoroTTS } = await importKokoroJs();
     const tts = await KokoroTTS.from_pretrained(files.folder, { dtype: files.dtype, device: 'cpu' });
     const { Tensor } = transformers;
     return {

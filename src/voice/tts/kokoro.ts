@@ -14,6 +14,7 @@ import { TTS_BAD_OPTIONS, TTS_LANGUAGE_UNKNOWN, ttsCancelled } from './errors.js
 import { checkKokoroFiles } from './kokoro-files.js';
 import { loadKokoroModel, type KokoroModel } from './kokoro-model.js';
 import { phonemize } from './kokoro-phonemes.js';
+import { importKokoroJs } from './kokoro-runtime.js';
 import { loadVoiceBlend, styleForLength } from './voice-blend.js';
 
 /** Kokoro's context: 512 tokens, two of them pads. */
@@ -97,7 +98,7 @@ export class KokoroTts implements Tts {
 
 async function sentences(text: string): Promise<string[]> {
   if (text.trim() === '') return [];
-  const { TextSplitterStream } = await import('kokoro-js');
+  const { TextSplitterStream } = await importKokoroJs();
   const splitter = new TextSplitterStream();
   splitter.push(text);
   return [...splitter];
