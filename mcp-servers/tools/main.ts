@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { configDir } from '../../src/config/index.js';
 import { messageOf } from '../../src/errors/index.js';
-import { serveToolsOverStdio } from './stdio.js';
+import { serveToolsOverStdio } from '../../src/tool-server/index.js';
 
 const { values, positionals } = parseArgs({
   options: { 'config-dir': { type: 'string' } },

@@ -4,11 +4,7 @@ import { dirname, join } from 'node:path';
 import { assistantMode, expandHome, type Config } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import { memoryEnabled } from '../memory/index.js';
-import { loadApmAddon } from '../voice/apm/index.js';
-import { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from '../voice/devices/index.js';
-import { measureRoomEcho, roomProblems } from '../voice/duplex/index.js';
-import { loadPocketsphinxAddon } from '../voice/stt/index.js';
-import { sileroModelPath } from '../voice/vad/index.js';
+import { chooseDevice, loadApmAddon, loadPocketsphinxAddon, loadPortAudio, measureRoomEcho, PortAudioInput, PortAudioOutput, roomProblems, sileroModelPath } from '../voice/index.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
 import { findProgram } from './programs.js';
 

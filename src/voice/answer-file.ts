@@ -1,18 +1,16 @@
 import { voiceLanguages, type Config } from '../config/index.js';
 import type { AssistantBus } from '../events/index.js';
-import type { Conversation } from '../host/conversation/index.js';
-import { noConfirmationChannel } from '../host/router/index.js';
+import { nobodyToAsk, type VoiceConversation } from './host-ports.js';
 import { WavFileInput, WavFileOutput } from './audio/index.js';
 import { detectorFromConfig, sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { Speaker } from './session/speaker.js';
 import { VoiceSession, type VoiceTurnResult } from './session/voice-session.js';
-import { sentenceLanguagePicker } from './tts/language-pick.js';
-import { sanitizeForSpeech } from './tts/sanitize.js';
+import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
 
 export interface AnswerFileOptions {
   config: Config;
   bus: AssistantBus;
-  conversation: Conversation;
+  conversation: VoiceConversation;
   /** A WAV of speech (any rate and channels). */
   input: string;
   /** Where the spoken replies go, as one 16 kHz mono WAV. */
@@ -45,7 +43,7 @@ export async function answerWavFile(options: AnswerFileOptions): Promise<VoiceTu
       languages,
       // pocketsphinx detects no language and hears English; whisper says which.
       defaultLanguage: languages.includes('en') ? 'en' : (languages[0] ?? 'en'),
-      confirmation: noConfirmationChannel('a voice turn from a file has nobody to answer a spoken question'),
+      confirmation: nobodyToAsk('a voice turn from a file has nobody to answer a spoken question'),
       sentenceLanguage: sentenceLanguagePicker(languages),
     });
     return await session.answerAll('file', options.signal);

@@ -1,21 +1,18 @@
 import { voiceLanguages, type Config } from '../config/index.js';
 import type { AssistantBus } from '../events/index.js';
-import type { Conversation } from '../host/conversation/index.js';
-import type { VoiceControl } from '../host/http/index.js';
-import type { ConfirmationChannel } from '../host/router/index.js';
+import type { ConfirmationChannel, VoiceControl, VoiceConversation } from './host-ports.js';
 import { WebRtcApm, type WebRtcApmOptions } from './apm/index.js';
 import { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from './devices/index.js';
 import { DuplexVoice } from './duplex/index.js';
 import { sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
-import { sentenceLanguagePicker } from './tts/language-pick.js';
-import { sanitizeForSpeech } from './tts/sanitize.js';
+import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
 import type { AudioInput, AudioOutput } from './types.js';
 import { SileroVad } from './vad/index.js';
 
 export interface LiveDuplexOptions {
   config: Config;
   bus: AssistantBus;
-  conversation: Conversation;
+  conversation: VoiceConversation;
   /** How a tool call is confirmed: in full duplex the microphone is the conversation, so the web page or API answers. */
   confirmation: ConfirmationChannel;
   input?: AudioInput;

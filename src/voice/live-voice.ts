@@ -1,21 +1,20 @@
 import { voiceLanguages, type Config } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import type { AssistantBus } from '../events/index.js';
-import type { Conversation } from '../host/conversation/index.js';
+import type { VoiceConversation } from './host-ports.js';
 import { PortAudioInput, PortAudioOutput } from './devices/index.js';
 import { detectorFromConfig, sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { Speaker } from './session/speaker.js';
 import { voiceConfirmation } from './session/voice-confirmation.js';
 import { VoiceService } from './session/voice-service.js';
 import { VoiceSession } from './session/voice-session.js';
-import { sentenceLanguagePicker } from './tts/language-pick.js';
-import { sanitizeForSpeech } from './tts/sanitize.js';
+import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
 import type { AudioInput, AudioOutput } from './types.js';
 
 export interface LiveVoiceOptions {
   config: Config;
   bus: AssistantBus;
-  conversation: Conversation;
+  conversation: VoiceConversation;
   /** The microphone; by default the PortAudio device of `[audio] input`. */
   input?: AudioInput;
   /** The speakers; by default the PortAudio device of `[audio] output`. */

@@ -4,7 +4,7 @@ import { clip, type AssistantBus, type AssistantEvent, type EntryPoint } from '.
 import { SentenceSplitter, type AssembledToolCall, type ChatMessage, type FunctionTool, type Llm } from '../llm/index.js';
 import type { ConfirmationChannel, RoutedResult, RoutedTool, ToolRouter, TurnContext } from '../router/index.js';
 import { pickAnnouncement } from './announcement.js';
-import { guessLanguage } from './language.js';
+import { guessLanguage } from '../../language/index.js';
 import { memoryContext, type MemoryRecall, type RecalledMemory } from './memory-recall.js';
 import { RecallAhead, recallQuery } from './recall-ahead.js';
 

@@ -1,5 +1,4 @@
 export { Conversation, type ConversationOptions, type TurnOptions, type TurnOutcome } from './conversation.js';
-export { guessLanguage } from './language.js';
 export { pickAnnouncement } from './announcement.js';
 export { ActivityTracker } from './activity.js';
 export { hubMemoryRecall, memoryContext, type MemoryRecall, type RecalledMemory } from './memory-recall.js';

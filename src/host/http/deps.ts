@@ -10,18 +10,10 @@ import type { Metrics } from './metrics.js';
 import type { StaticFile } from './static-files.js';
 import type { TurnRunner } from './turn-runner.js';
 
-/** The voice as the HTTP API drives it: `POST /listen/start` and `/listen/stop`. */
-export interface VoiceControl {
-  /** Starts a recording (it ends at the end of speech or at stop); false when one is already going or a reply is under way. */
-  startListening(trigger: 'http' | 'switch' | 'key'): boolean;
-  /** Ends the recording now; false when none was going. */
-  stopListening(): boolean;
-  readonly listening: boolean;
-  /** Absent: turn-based. */
-  readonly mode?: 'turn_based' | 'full_duplex_agent';
-  /** Cuts the spoken reply off now (full duplex); false when nothing was being said or done. */
-  interrupt?(): boolean;
-}
+import type { VoiceControl } from '../../voice/index.js';
+
+/** The voice as the HTTP API drives it: the voice's own control surface. */
+export type { VoiceControl };
 
 /** What the HTTP API works with; built by the daemon, or by a test. */
 export interface ApiDeps {

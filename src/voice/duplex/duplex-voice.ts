@@ -9,8 +9,7 @@
  */
 import { isAppError, messageOf } from '../../errors/index.js';
 import type { AssistantBus, AssistantEvent } from '../../events/index.js';
-import type { Conversation } from '../../host/conversation/index.js';
-import type { ConfirmationChannel } from '../../host/router/index.js';
+import type { ConfirmationChannel, VoiceConversation } from '../host-ports.js';
 import type { Apm } from '../apm/index.js';
 import { overrunEvent, type OverrunReport } from '../buffers/index.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
@@ -39,7 +38,7 @@ export interface DuplexVoiceOptions {
   /** Recognition of confirmed speech; its partial interval is the engine's. */
   stt: StreamingStt;
   tts: Tts;
-  conversation: Conversation;
+  conversation: VoiceConversation;
   bus: AssistantBus;
   confirmation: ConfirmationChannel;
   checkTranscript: TranscriptCheck;

@@ -7,13 +7,12 @@
  */
 import { AppError, isAppError } from '../../errors/index.js';
 import type { AssistantBus } from '../../events/index.js';
-import type { Conversation } from '../../host/conversation/index.js';
-import type { ConfirmationChannel } from '../../host/router/index.js';
+import type { ConfirmationChannel, VoiceConversation } from '../host-ports.js';
 import type { DuplexPlayer } from './player.js';
 import type { DuplexInput } from './states.js';
 
 export interface ReplyTurnsOptions {
-  conversation: Conversation;
+  conversation: VoiceConversation;
   confirmation: ConfirmationChannel;
   sentenceLanguage: (sentence: string, fallback: string) => string;
   player: DuplexPlayer;

@@ -1,4 +1,4 @@
-import type { ConfirmationChannel } from '../../host/router/index.js';
+import type { ConfirmationChannel } from '../host-ports.js';
 import type { Speaker } from './speaker.js';
 import type { HeardUtterance } from './voice-session.js';
 import { confirmationPrompt, spokenAnswer } from './spoken-answer.js';

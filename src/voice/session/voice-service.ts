@@ -1,6 +1,6 @@
 import { messageOf } from '../../errors/index.js';
 import type { AssistantBus } from '../../events/index.js';
-import type { VoiceControl } from '../../host/http/index.js';
+import type { VoiceControl } from '../host-ports.js';
 import type { VoiceSession, VoiceTurnResult } from './voice-session.js';
 
 /**

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus, type VoiceTrigger } from '../../events/index.js';
-import type { Conversation, TurnOutcome } from '../../host/conversation/index.js';
-import type { ConfirmationChannel } from '../../host/router/index.js';
+import type { ConfirmationChannel, SpokenTurnOutcome, VoiceConversation } from '../host-ports.js';
 import type { AudioFrame, AudioInput, RecognitionSession, StreamingStt, Transcript } from '../types.js';
 import { SAMPLE_RATE } from '../types.js';
 import type { Speaker } from './speaker.js';
@@ -38,7 +37,7 @@ export interface VoiceSessionOptions {
   detector: UtteranceDetector;
   stt: StreamingStt;
   speaker: Speaker;
-  conversation: Conversation;
+  conversation: VoiceConversation;
   bus: AssistantBus;
   checkTranscript: TranscriptCheck;
   /** The `[voice.<lang>]` keys: what a sentence may be spoken in. */
@@ -64,7 +63,7 @@ export interface VoiceTurnResult {
   transcript: Transcript;
   /** Why the transcript did not make a turn, when it did not. */
   dropped?: string;
-  outcome?: TurnOutcome;
+  outcome?: SpokenTurnOutcome;
   timings: VoiceTurnTimings;
 }
 

@@ -5,7 +5,7 @@
  * the fallback, the turn's language, wins ties and sentences with no telling
  * word ("OK.", a name), so the voice only switches on evidence.
  */
-import { guessLanguage } from '../../host/conversation/index.js';
+import { guessLanguage } from '../../language/index.js';
 
 /** `languages`: the `[voice.<lang>]` keys; the result is always one of them, or `fallback`. */
 export function pickSentenceLanguage(sentence: string, languages: readonly string[], fallback: string): string {

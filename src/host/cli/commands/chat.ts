@@ -64,10 +64,10 @@ export const chatCommand: CliCommand = {
   },
 };
 
-type LiveVoice = Awaited<ReturnType<typeof import('../../../voice/live-voice.js').startLiveVoice>>;
+type LiveVoice = import('../../../voice/index.js').LiveVoice;
 
 async function startVoiceFor(host: Awaited<ReturnType<typeof import('../../runtime.js').startHost>>, conversation: import('../../conversation/index.js').Conversation, io: CliIo): Promise<LiveVoice> {
-  const { startLiveVoice } = await import('../../../voice/live-voice.js');
+  const { startLiveVoice } = await import('../../../voice/index.js');
   const live = await startLiveVoice({ config: host.config, bus: host.bus, conversation });
   io.stdout.write('voice: press Enter on an empty line and speak; the recording ends when you stop\n');
   return live;

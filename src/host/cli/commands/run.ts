@@ -50,7 +50,7 @@ async function answerFile(input: string, output: string, configDir: string | und
   const { startHost } = await import('../../runtime.js');
   const { reportToTerminal } = await import('../../terminal/index.js');
   const { ActivityTracker } = await import('../../conversation/index.js');
-  const { answerWavFile } = await import('../../../voice/answer-file.js');
+  const { answerWavFile } = await import('../../../voice/index.js');
   const host = await startHost({ configDir, env: io.env });
   const activity = new ActivityTracker(host.bus);
   const stopReporting = reportToTerminal(host.bus, io.stderr);
@@ -79,12 +79,11 @@ const startVoice =
   async (host, conversation, confirmations) => {
     const { assistantMode } = await import('../../../config/index.js');
     if (assistantMode(host.config, env) === 'full_duplex_agent') {
-      const { startLiveDuplex } = await import('../../../voice/live-duplex.js');
+      const { startLiveDuplex } = await import('../../../voice/index.js');
       const duplex = await startLiveDuplex({ config: host.config, bus: host.bus, conversation, confirmation: confirmations });
       return { control: duplex.control, reportsActivity: true, close: duplex.close };
     }
-    const { startLiveVoice } = await import('../../../voice/live-voice.js');
-    const { micSwitchTrigger } = await import('../../../voice/triggers/index.js');
+    const { micSwitchTrigger, startLiveVoice } = await import('../../../voice/index.js');
     const live = await startLiveVoice({
       config: host.config,
       bus: host.bus,

@@ -13,7 +13,7 @@ export const toolServerCommand: CliCommand = {
       allowPositionals: true,
     });
     // Loaded here, not at the top: other commands should not pay for the MCP SDK.
-    const { serveToolsOverStdio } = await import('../../../../mcp-servers/tools/stdio.js');
+    const { serveToolsOverStdio } = await import('../../../tool-server/index.js');
     await serveToolsOverStdio({
       configDir: configDir(values['config-dir'], io.env),
       files: positionals.length > 0 ? positionals : undefined,

@@ -1,4 +1,4 @@
-import { serveOverStdio } from '../../src/mcp-stdio/index.js';
+import { serveOverStdio } from '../mcp-stdio/index.js';
 import { createToolsServer, type ToolsServerOptions } from './server.js';
 
 /** Serves the tool files on stdin/stdout until the client closes stdin. */

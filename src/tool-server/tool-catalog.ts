@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { loadToolFiles, toMcpTool, type ToolDefinition } from '../../src/tool-files/index.js';
+import { loadToolFiles, toMcpTool, type ToolDefinition } from '../tool-files/index.js';
 
 export interface CatalogUpdate {
   /** Whether the offered tools differ from before. */

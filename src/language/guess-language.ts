@@ -1,7 +1,8 @@
 /**
- * A guess at the language of a typed question, for the announcement phrase
- * (spoken turns get the language from speech recognition instead). Common
- * short words decide; a tie goes to the first candidate.
+ * A guess at the language of a text: a typed question (for the announcement
+ * phrase; spoken turns get the language from speech recognition instead) or
+ * a sentence of a reply (for its voice). Common short words decide; a tie
+ * goes to the first candidate. Shared by the host and the voice.
  */
 const COMMON_WORDS: Record<string, readonly string[]> = {
   en: ['the', 'is', 'what', 'how', 'are', 'you', 'and', 'in', 'of', 'to', 'it', 'do', 'my', 'will', 'be', 'weather', 'time', 'today', 'tomorrow', 'search'],

@@ -7,11 +7,11 @@ import {
   type CallToolResult,
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { loadConfig } from '../../src/config/index.js';
-import { messageOf } from '../../src/errors/index.js';
-import { logEvent } from '../../src/log/index.js';
-import { runToolFile, toMcpTool, toolFilesIn } from '../../src/tool-files/index.js';
-import { PACKAGE_VERSION } from '../../src/package-root.js';
+import { loadConfig } from '../config/index.js';
+import { messageOf } from '../errors/index.js';
+import { logEvent } from '../log/index.js';
+import { runToolFile, toMcpTool, toolFilesIn } from '../tool-files/index.js';
+import { PACKAGE_VERSION } from '../package-root.js';
 import { ToolCatalog } from './tool-catalog.js';
 import { watchFolders } from './watch-folders.js';
 

@@ -1,0 +1,1 @@
+export { guessLanguage } from './guess-language.js';

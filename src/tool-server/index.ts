@@ -1,0 +1,2 @@
+export { serveToolsOverStdio } from './stdio.js';
+export { createToolsServer, type ToolsServerOptions } from './server.js';

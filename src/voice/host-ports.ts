@@ -1,0 +1,75 @@
+/**
+ * What the voice needs from the assistant it speaks for, in the voice's own
+ * terms: a conversation to take its turns, a channel to ask the user before
+ * a tool runs. The host's Conversation and confirmation channels have these
+ * shapes (they are checked where the daemon hands them over); the voice
+ * never imports the host.
+ */
+import type { AppError } from '../errors/index.js';
+import type { Risk } from '../events/index.js';
+
+/** A tool call the user is asked about (the host's request has these fields, and more). */
+export interface ConfirmationRequest {
+  turnId: string;
+  tool: string;
+  risk: Risk;
+  argsSummary: string;
+  /** Why the user is asked when the risk alone would not ask. */
+  reason?: string;
+}
+
+export type ConfirmationAnswer = { answer: 'approved' } | { answer: 'denied' } | { answer: 'unavailable'; reason: string };
+
+/** Asks the user whether a call may run; `signal` aborts when the asker stops waiting. */
+export interface ConfirmationChannel {
+  confirm(request: ConfirmationRequest, options: { signal: AbortSignal }): Promise<ConfirmationAnswer>;
+}
+
+/** For voice turns with nobody to answer a spoken question (a WAV file): every confirmation refused, saying why. */
+export function nobodyToAsk(reason: string): ConfirmationChannel {
+  return { confirm: async () => ({ answer: 'unavailable', reason }) };
+}
+
+export interface SpokenTurnOptions {
+  entry: 'voice';
+  turnId?: string;
+  confirmation: ConfirmationChannel;
+  signal?: AbortSignal;
+  /** The question's language, as recognition heard it. */
+  language?: string;
+  /** Each sentence of the reply as soon as it is complete. */
+  onSentence?: (sentence: string) => void;
+  onAnnouncement?: (phrase: string) => void;
+  /** 'by_caller': the reply goes to history through `commit`, with what the user heard. */
+  commit?: 'at_end' | 'by_caller';
+}
+
+export interface SpokenTurnOutcome {
+  turnId: string;
+  reply: string;
+  sentences: string[];
+  status: 'ok' | 'error' | 'cancelled';
+  error?: AppError;
+}
+
+/** The conversation the voice's turns belong to (the same one as the chat and the HTTP API). */
+export interface VoiceConversation {
+  turn(text: string, options: SpokenTurnOptions): Promise<SpokenTurnOutcome>;
+  /** Puts a question and the part of its reply that was said into the history. */
+  commit(question: string, sentences: readonly string[]): void;
+  /** A head start on the turn's memory recall while the user is still speaking. */
+  anticipate(text: string): void;
+}
+
+/** The voice as the HTTP API and the triggers drive it: `POST /listen/start` and `/listen/stop`, `POST /interrupt`. */
+export interface VoiceControl {
+  /** Starts a recording (it ends at the end of speech or at stop); false when one is already going or a reply is under way. */
+  startListening(trigger: 'http' | 'switch' | 'key'): boolean;
+  /** Ends the recording now; false when none was going. */
+  stopListening(): boolean;
+  readonly listening: boolean;
+  /** Absent: turn-based. */
+  readonly mode?: 'turn_based' | 'full_duplex_agent';
+  /** Cuts the spoken reply off now (full duplex); false when nothing was being said or done. */
+  interrupt?(): boolean;
+}
