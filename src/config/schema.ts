@@ -146,11 +146,19 @@ const routerSchema = z.strictObject({
 
 /** The full-duplex voice (`mode = "full_duplex_agent"`): barge-in, echo cancellation, streaming recognition. */
 const duplexSchema = z.strictObject({
-  /** Speech probability (0..1) user speech needs while the assistant is talking: residual echo must stay under it. */
+  /**
+   * Speech probability (0..1) user speech needs while the assistant is talking: residual echo must
+   * stay under it (at least `[vad] threshold`). No figure was given; high enough that a Silero
+   * score on echo-canceller residue does not reach it.
+   */
   barge_in_threshold: z.number().gt(0).max(1).default(0.8),
-  /** Speech during a reply shorter than this is a cough or a backchannel, not an interruption. */
+  /**
+   * Speech during a reply shorter than this is a cough or a backchannel, not an interruption.
+   * Playback is to stop within 200 ms (p95) of speech start: 100 ms of confirmation leaves room
+   * for the VAD's onset latency and the next chunk boundary.
+   */
   min_barge_in_speech_ms: z.int().min(0).max(2000).default(100),
-  /** An interruption with no words by then is false: the reply resumes from the cut sentence; 0 = never resume. */
+  /** An interruption with no words by then is false: the reply resumes from the cut sentence; 0 = never resume (2 s, as agents-js). */
   false_interruption_timeout_ms: z.int().min(0).max(30_000).default(2000),
   /** Longest wait for cleanup after an error before listening again. */
   recovery_timeout_ms: z.int().min(100).max(60_000).default(3000),
@@ -169,7 +177,7 @@ const duplexSchema = z.strictObject({
   drift_tolerance_ppm: z.int().min(10).max(100_000).default(3000),
 });
 
-export const configSchema = z.strictObject({
+const configTables = z.strictObject({
   /** "turn_based" (a trigger starts each recording) or "full_duplex_agent" (always listening, barge-in); OWNER_ASSISTANT_MODE too. */
   mode: z.enum(['turn_based', 'full_duplex_agent']).default('turn_based'),
   /** ALSA card id of the microphone whose mute switch starts and stops a recording. */
@@ -296,6 +304,15 @@ export function voiceLanguages(config: Config): Record<string, VoiceConfig> {
   const { enabled: _enabled, ...languages } = config.voice;
   return languages as Record<string, VoiceConfig>;
 }
+
+/** Rules across tables, checked with the rest when the file is loaded. */
+function crossChecks(config: z.infer<typeof configTables>, context: z.RefinementCtx): void {
+  if (config.duplex.barge_in_threshold < config.vad.threshold) {
+    context.addIssue({ code: 'custom', path: ['duplex', 'barge_in_threshold'], message: `must be at least vad.threshold (${config.vad.threshold}): speech over a reply cannot need less than speech in silence` });
+  }
+}
+
+export const configSchema = configTables.superRefine(crossChecks);
 
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 export type RouterConfig = z.infer<typeof routerSchema>;

@@ -3,7 +3,7 @@ import type { AssistantBus } from '../events/index.js';
 import type { ConfirmationChannel, VoiceControl, VoiceConversation } from './host-ports.js';
 import { WebRtcApm, type WebRtcApmOptions } from './apm/index.js';
 import { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from './devices/index.js';
-import { DuplexVoice } from './duplex/index.js';
+import { duplexConfigFrom, DuplexVoice } from './duplex/index.js';
 import { sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
 import type { AudioInput, AudioOutput } from './types.js';
@@ -88,13 +88,7 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
       sentenceLanguage: sentenceLanguagePicker(languages),
       languages,
       defaultLanguage: languages.includes('en') ? 'en' : (languages[0] ?? 'en'),
-      config: {
-        speechThreshold: config.vad.threshold,
-        bargeInThreshold: d.barge_in_threshold,
-        minBargeInSpeechMs: d.min_barge_in_speech_ms,
-        falseInterruptionTimeoutMs: d.false_interruption_timeout_ms,
-        recoveryTimeoutMs: d.recovery_timeout_ms,
-      },
+      config: duplexConfigFrom(config),
       endpointer: {
         minSpeechMs: config.vad.min_speech_ms,
         endSilenceMs: config.vad.silence_ms,

@@ -130,6 +130,7 @@ describe('[mcp.<name>] servers', () => {
     [{ http: { host: '0.0.0.0' } }, 'config: http.host must be one of "127.0.0.1", "localhost", "::1"'],
     [{ voice: { enabled: 'no' } }, 'config: voice.enabled must be true, false or "auto" (got string)'],
     [{ voice: { enabeld: false } }, 'config: voice.enabeld must be a table (got boolean)'],
+    [{ duplex: { barge_in_threshold: 0.3 } }, 'config: duplex.barge_in_threshold: must be at least vad.threshold (0.5): speech over a reply cannot need less than speech in silence'],
   ])('%j -> %s', (raw, message) => {
     const result = validateConfig(raw);
     expect(!result.ok && result.errors).toContain(message);

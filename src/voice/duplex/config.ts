@@ -1,4 +1,5 @@
-/** The full-duplex state machine's thresholds and timeouts, with defaults and validation. */
+/** The full-duplex state machine's thresholds and timeouts: from the config, and checked when given in code. */
+import { defaultConfig, type Config } from '../../config/index.js';
 import { AppError } from '../../errors/index.js';
 
 export interface DuplexConfig {
@@ -25,31 +26,39 @@ export interface DuplexConfig {
   turnIdPrefix: string;
 }
 
-export const DUPLEX_DEFAULTS: DuplexConfig = {
-  // The same default as `[vad] threshold` in the config schema.
-  speechThreshold: 0.5,
-  // The seed gives no number; high enough that a Silero score on AEC residue does not reach it.
-  bargeInThreshold: 0.8,
-  // The seed targets playback stopped within 200 ms (P95) of speech start: 100 ms of
-  // confirmation leaves room for VAD onset latency and the next chunk boundary.
-  minBargeInSpeechMs: 100,
-  // bench/echo.ts: echo-only frames stayed under 4 dB above the prediction (50 trials), and
-  // 6 dB with 0.5 and two Silero windows gave no false interruption; a lower VAD threshold
-  // was faster still but leaves the decision to the energy alone (BENCHMARKS.md, ## echo).
-  doubleTalkThreshold: 0.5,
-  echoExcessDb: 6,
-  doubleTalkMinSpeechMs: 64,
-  // The seed gives no number; agents-js uses 2 s for its false-interruption timeout.
-  falseInterruptionTimeoutMs: 2000,
-  recoveryTimeoutMs: 3000,
-  turnIdPrefix: 'duplex-',
-};
+/**
+ * Not settings: the double-talk rule's constants, measured in bench/echo.ts.
+ * Echo-only frames stayed under 4 dB above the prediction (50 trials), and
+ * 6 dB with a VAD score of 0.5 over two Silero windows gave no false
+ * interruption; a lower score was faster still but leaves the decision to
+ * the energy alone (BENCHMARKS.md, ## echo).
+ */
+const DOUBLE_TALK = { threshold: 0.5, echoExcessDb: 6, minSpeechMs: 64 } as const;
+
+/** The state machine's settings from the config (`[duplex]`, and `[vad] threshold` for speech while silent): the schema holds every default. */
+export function duplexConfigFrom(config: Config): DuplexConfig {
+  const duplex = config.duplex;
+  return {
+    speechThreshold: config.vad.threshold,
+    bargeInThreshold: duplex.barge_in_threshold,
+    minBargeInSpeechMs: duplex.min_barge_in_speech_ms,
+    doubleTalkThreshold: DOUBLE_TALK.threshold,
+    echoExcessDb: DOUBLE_TALK.echoExcessDb,
+    doubleTalkMinSpeechMs: DOUBLE_TALK.minSpeechMs,
+    falseInterruptionTimeoutMs: duplex.false_interruption_timeout_ms,
+    recoveryTimeoutMs: duplex.recovery_timeout_ms,
+    turnIdPrefix: 'duplex-',
+  };
+}
+
+/** What an empty config.toml gives. */
+export const DUPLEX_DEFAULTS: DuplexConfig = duplexConfigFrom(defaultConfig());
 
 function invalid(key: string, what: string): AppError {
   return new AppError('DUPLEX_CONFIG_INVALID', `duplex ${key}: ${what}`);
 }
 
-/** Fills in defaults and rejects values the state machine cannot work with. */
+/** Fills in the defaults (tests and benches give a few values) and rejects values the state machine cannot work with. */
 export function resolveDuplexConfig(partial: Partial<DuplexConfig> = {}): DuplexConfig {
   const config: DuplexConfig = { ...DUPLEX_DEFAULTS, ...dropUndefined(partial) };
   for (const key of ['speechThreshold', 'bargeInThreshold', 'doubleTalkThreshold'] as const) {

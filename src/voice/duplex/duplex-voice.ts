@@ -27,6 +27,11 @@ import { ReplyTurns } from './reply-turns.js';
 import { ScoreReplayVad } from './score-replay-vad.js';
 import { initialDuplexState, type ActivityState, type DuplexEffect, type DuplexInput, type DuplexState, type DuplexTimer, type InterruptionSource } from './states.js';
 
+/** Not settings: measured on the PulseAudio loopback (see the options below for why). */
+const RENDER_DELAY_MS = 0;
+const ECHO_TAIL_MS = 300;
+const ECHO_WARMUP_MS = 1500;
+
 export interface DuplexVoiceOptions {
   input: AudioInput;
   output: AudioOutput;
@@ -46,11 +51,13 @@ export interface DuplexVoiceOptions {
   sentenceLanguage: (sentence: string, fallback: string) => string;
   languages: readonly string[];
   defaultLanguage: string;
-  config?: Partial<DuplexConfig>;
+  /** The state machine's settings: `duplexConfigFrom(config)` (checked again here). */
+  config: DuplexConfig;
   endpointer?: Partial<EndpointerConfig>;
-  renderBufferMs?: number;
-  /** Microphone audio held for a loop that falls behind (default 2000); beyond it the oldest is dropped with an overrun event. */
-  captureBufferMs?: number;
+  /** Speaker audio kept as the echo canceller's reference (`[duplex] render_buffer_ms`). */
+  renderBufferMs: number;
+  /** Microphone audio held for a loop that falls behind (`[duplex] capture_buffer_ms`); beyond it the oldest is dropped with an overrun event. */
+  captureBufferMs: number;
   /**
    * Shifts the render reference later by this many ms (default 0). The echo
    * canceller needs the reference before its echo, and finds the delay
@@ -58,7 +65,8 @@ export interface DuplexVoiceOptions {
    * while 40 (of a ~75 ms path) let echo through as false interruptions.
    */
   renderDelayMs?: number;
-  driftTolerancePpm?: number;
+  /** `[duplex] drift_tolerance_ppm`. */
+  driftTolerancePpm: number;
   /** Render audio counts as playing this long after it was written: the room's echo tail (default 300). */
   echoTailMs?: number;
   /**
@@ -107,15 +115,15 @@ export class DuplexVoice {
     this.frameTimers = new FrameTimers(this.clock);
     const { bus } = options;
     const overrun = (report: OverrunReport): void => bus.emit(overrunEvent(report, this.eventClock()));
-    this.capture = new CaptureQueue(options.captureBufferMs ?? 2000, overrun);
+    this.capture = new CaptureQueue(options.captureBufferMs, overrun);
     this.echo = new EchoReference({
       bus,
       clock: this.clock,
       eventClock: this.eventClock,
-      capacityMs: options.renderBufferMs ?? 2000,
-      delayMs: options.renderDelayMs ?? 0,
-      driftTolerancePpm: options.driftTolerancePpm ?? 3000,
-      echoTailMs: options.echoTailMs ?? 300,
+      capacityMs: options.renderBufferMs,
+      delayMs: options.renderDelayMs ?? RENDER_DELAY_MS,
+      driftTolerancePpm: options.driftTolerancePpm,
+      echoTailMs: options.echoTailMs ?? ECHO_TAIL_MS,
       onOverrun: overrun,
     });
     this.player = new DuplexPlayer({
@@ -152,7 +160,7 @@ export class DuplexVoice {
       clock: this.clock,
       eventClock: this.eventClock,
       dispatch: (input) => this.dispatch(input),
-      confidenceScale: (duringPlayback) => this.echo.confidenceScale(duringPlayback, options.echoWarmupMs ?? 1500),
+      confidenceScale: (duringPlayback) => this.echo.confidenceScale(duringPlayback, options.echoWarmupMs ?? ECHO_WARMUP_MS),
       onLanguage: (language) => {
         this.language = language && options.languages.includes(language) ? language : options.defaultLanguage;
       },

@@ -1,4 +1,4 @@
-export { DUPLEX_DEFAULTS, resolveDuplexConfig, type DuplexConfig } from './config.js';
+export { DUPLEX_DEFAULTS, duplexConfigFrom, resolveDuplexConfig, type DuplexConfig } from './config.js';
 export {
   BargeInDetector,
   type BargeInDetectorOptions,
