@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AssistantEvent } from '../../../src/events/index.js';
+import { createAssistantBus, type AssistantEvent } from '../../../src/events/index.js';
 import { startHost, type Host } from '../../../src/host/runtime.js';
 import { HashedEmbedder, MemoryStore } from '../../../src/memory/index.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -34,12 +34,13 @@ type Progress = Extract<AssistantEvent, { type: 'progress' }>;
 describe('progress events from the memory server', () => {
   it('the re-embedding and the index build, each from its first report to done, with a rate', async () => {
     await home.write('config/config.toml', '[adapters.shell_readonly]\nenabled = false\n[adapters.browser]\nenabled = false\n');
-    host = await startHost({ configDir: join(home.path, 'config'), env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') } });
+    // Subscribed before the start: the store opens once the tools are listed, during it.
+    const bus = createAssistantBus();
     const events: Progress[] = [];
-    host.bus.subscribe((e) => {
+    bus.subscribe((e) => {
       if (e.type === 'progress') events.push(e);
     });
-    // The store opens once the tools are listed (at start-up), so the reports may have begun: a call waits for the open.
+    host = await startHost({ configDir: join(home.path, 'config'), env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') }, bus });
     const done = (task: string) => events.some((e) => e.task === task && e.done === e.total);
     await host.hub.callTool('memory_list', { limit: 1 }).catch(() => undefined);
     await waitFor(() => (done('embedding') && done('indexing') ? true : undefined), 'both tasks done', 30_000);
