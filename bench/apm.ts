@@ -1,8 +1,9 @@
-import { WebRtcApm, erleDb, runEchoLoop, simulateMic, type EchoPath } from '../src/voice/apm/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { librivoxClips } from './speech-clips.js';
-import { distribution, mean, p50, percentile, round } from './stats.js';
-import { seededRandom } from '../src/voice/audio/index.js';
+import { WebRtcApm } from '../src/voice/apm/index.js';
+import { erleDb, runEchoLoop, simulateMic, type EchoPath } from '../test/support/synthetic-echo.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { librivoxClips } from './lib/speech-clips.js';
+import { distribution, mean, p50, percentile, round } from '../test/support/stats.js';
+import { seededRandom } from '../test/support/seeded-random.js';
 
 const TRIALS = 50;
 /** The AEC converges in the first second or two; ERLE is measured after. */

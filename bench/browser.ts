@@ -8,8 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../src/errors/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { distribution, elapsedMs, now, p50, round, timeMs } from './stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { distribution, elapsedMs, now, p50, round, timeMs } from '../test/support/stats.js';
 
 /** Fresh server processes, each timed on its first call (Chromium's launch included). */
 const COLD_RUNS = 5;

@@ -3,32 +3,18 @@ import { join } from 'node:path';
 import { WebRtcApm, type WebRtcApmOptions } from '../src/voice/apm/index.js';
 import { BargeInDetector, type DuplexConfig } from '../src/voice/duplex/index.js';
 import { SileroVad } from '../src/voice/vad/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { ASSISTANT_SENTENCES, assistantVoice, echoScene, loadClip, playScene } from './echo-scenes.js';
-import { LIBRIVOX_DIR } from './speech-clips.js';
-import { distribution, round } from './stats.js';
-import { seededRandom } from '../src/voice/audio/index.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { ASSISTANT_SENTENCES, assistantVoice, echoScene, loadClip, playScene } from '../test/support/echo-scenes.js';
+import { BARGE_IN_APM, DOUBLE_TALK_APM } from '../test/support/barge-in-apm.js';
+import { LIBRIVOX_DIR } from './lib/speech-clips.js';
+import { distribution, round } from '../test/support/stats.js';
+import { seededRandom } from '../test/support/seeded-random.js';
 
 const ECHO_TRIALS = 50;
 const SPEECH_TRIALS = 50;
 const CARDS_DIR = '/usr/share/pocketsphinx/test/data/cards';
 /** Speech-over-echo trials play this much of the assistant; the user starts 0.5..2 s in. */
 const SPEECH_PLAYBACK_MS = 4500;
-
-/**
- * The APM the detector runs on: AEC with high non-linear suppression,
- * noise suppression moderate (the default), gain control off. Lower suppression ('low', 'moderate') lets AEC residue
- * through as false interruptions (29 and 10 in 50 echo-only trials); 'high'
- * gave none, at the cost of swallowing more of the double-talk onset.
- */
-export const BARGE_IN_APM: WebRtcApmOptions = { echoSuppression: 'high', gainControl: false };
-
-/**
- * The detector's double-talk path: the same APM with low suppression, whose
- * output keeps the onset of a voice over loud echo (and some echo, which the
- * detector's energy gate keeps from qualifying).
- */
-export const DOUBLE_TALK_APM: WebRtcApmOptions = { echoSuppression: 'low', gainControl: false };
 
 /**
  * The barge-in path (WebRtcApm + Silero VAD + BargeInDetector with the

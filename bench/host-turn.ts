@@ -10,10 +10,10 @@ import type { AssistantEvent } from '../src/events/index.js';
 import { noConfirmationChannel } from '../src/host/router/index.js';
 import { startHost } from '../src/host/runtime.js';
 import { HashedEmbedder, MemoryStore, type MemoryKind, type SaveRequest } from '../src/memory/index.js';
-import { seededRandom } from '../src/voice/audio/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { startBenchLlm } from './scripted-llm.js';
-import { distribution, p50, p95, round } from './stats.js';
+import { seededRandom } from '../test/support/seeded-random.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { startBenchLlm } from './lib/scripted-llm.js';
+import { distribution, p50, p95, round } from '../test/support/stats.js';
 
 /** Memories in the store: a few thousand, as after months of use. */
 const RECORDS = 2000;

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HashedEmbedder, MEMORY_KINDS, MemoryStore, type SaveRequest } from '../src/memory/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { distribution, elapsedMs, now, round, timeMs } from './stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { distribution, elapsedMs, now, round, timeMs } from '../test/support/stats.js';
 
 const SIZES = [1_000, 10_000, 100_000];
 const SEARCHES = 300;

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { defaultConfig, expandHome } from '../src/config/index.js';
-import { RedecodingStt, transcribeWhole } from '../src/voice/streaming/index.js';
+import { RedecodingStt } from '../src/voice/streaming/index.js';
+import { transcribeWhole } from '../test/support/transcribe-whole.js';
 import { PocketsphinxStt, RESIDENT_DEFAULTS, ResidentPocketsphinxStt } from '../src/voice/stt/index.js';
 import type { StreamingStt } from '../src/voice/types.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { partialsFigures, utteranceFrom, type Trial, type Utterance } from './partials-utterances.js';
-import { cpuSeconds, LoopDelay } from './process-load.js';
-import { cardsClips, librivoxClips } from './speech-clips.js';
-import { elapsedMs, now, round } from './stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { partialsFigures, utteranceFrom, type Trial, type Utterance } from '../test/support/partials-utterances.js';
+import { cpuSeconds, LoopDelay } from './lib/process-load.js';
+import { cardsClips, librivoxClips } from './lib/speech-clips.js';
+import { elapsedMs, now, round } from '../test/support/stats.js';
 
 /** The spawned engine at its best interval of the last run (BENCHMARKS.md, partials: 500 ms). */
 const SPAWNED_INTERVAL_MS = 500;

@@ -10,9 +10,9 @@ import { toolsServerPath, type ToolHub } from '../src/host/hub/index.js';
 import { noConfirmationChannel, ToolRouter } from '../src/host/router/index.js';
 import { startHost, type Host } from '../src/host/runtime.js';
 import { SqliteAuditLog, SqlitePinStore, summarizeArguments, type AuditLog, type AuditRecord } from '../src/host/store/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { distribution, elapsedMs, now, p50, p95, round, timeMs } from './stats.js';
-import { requireSuccess, spawnDate } from './spawn-date.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { distribution, elapsedMs, now, p50, p95, round, timeMs } from '../test/support/stats.js';
+import { requireSuccess, spawnDate } from './lib/spawn-date.js';
 
 const CALLS = 500;
 /** Discarded rounds: the JIT, ajv's schema compile, the page cache and the first-call paths settle. */

@@ -7,7 +7,7 @@
 import { arch, availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { messageOf } from '../src/errors/index.js';
-import type { Benchmark } from './benchmark.js';
+import type { Benchmark } from './lib/benchmark.js';
 import { apm } from './apm.js';
 import { bargeInRooms } from './barge-in.js';
 import { browser } from './browser.js';

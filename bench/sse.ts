@@ -10,8 +10,8 @@ import { AppError } from '../src/errors/index.js';
 import { toolsServerPath } from '../src/host/hub/index.js';
 import { startDaemon, type Daemon } from '../src/host/daemon.js';
 import { readToken } from '../src/host/http/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { elapsedMs, now, p50, p95, round } from './stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { elapsedMs, now, p50, p95, round } from '../test/support/stats.js';
 
 const CLIENTS = 100;
 const EVENTS = 1_000;

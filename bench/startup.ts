@@ -7,8 +7,8 @@ import { AppError } from '../src/errors/index.js';
 import { createAssistantBus } from '../src/events/index.js';
 import { TOOLS_SERVER_NAME, toolsServerPath } from '../src/host/hub/index.js';
 import { startHost } from '../src/host/runtime.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { elapsedMs, now, p50, p95, percentile, round, timeMs } from './stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { elapsedMs, now, p50, p95, percentile, round, timeMs } from '../test/support/stats.js';
 
 const RUNS = 10;
 /** A discarded first round: it creates and migrates each state database and fills the page cache. */

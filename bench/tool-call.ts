@@ -6,9 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../src/errors/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { distribution, elapsedMs, now, p50, p95, round, timeMs } from './stats.js';
-import { requireSuccess, spawnDate } from './spawn-date.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { distribution, elapsedMs, now, p50, p95, round, timeMs } from '../test/support/stats.js';
+import { requireSuccess, spawnDate } from './lib/spawn-date.js';
 
 const CALLS = 500;
 /** Discarded calls that let the JIT, the page cache and the server's first-call paths settle. */

@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { defaultConfig, voiceLanguages } from '../src/config/index.js';
 import { EspeakTts, KokoroTts } from '../src/voice/tts/index.js';
 import type { Tts } from '../src/voice/types.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { distribution, elapsedMs, now, round } from './stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { distribution, elapsedMs, now, round } from '../test/support/stats.js';
 
 const RUNS = 30;
 const WARMUP = 3;

@@ -25,15 +25,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { configProblem, daemonEnv, startDaemonProcess, type DaemonProcess, type ReceivedEvent } from './daemon-process.js';
-import { loadClip } from './echo-scenes.js';
-import { startPulse, type PulseServer } from './pulse-server.js';
-import { addRoom, asoundrc, playInto, RoomRecorder, type Room } from './room.js';
-import { startBenchLlm } from './scripted-llm.js';
-import { CARDS_DIR, LIBRIVOX_DIR } from './speech-clips.js';
-import { round } from './stats.js';
-import { ANSWER_RMS, measure, noAnswerReason, trialFigures, type Trial } from './turn-daemon-trials.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { configProblem, daemonEnv, startDaemonProcess, type DaemonProcess, type ReceivedEvent } from './lib/daemon-process.js';
+import { loadClip } from '../test/support/echo-scenes.js';
+import { startPulse, type PulseServer } from '../test/support/pulse-server.js';
+import { addRoom, asoundrc, playInto, RoomRecorder, type Room } from './lib/room.js';
+import { startBenchLlm } from './lib/scripted-llm.js';
+import { CARDS_DIR, LIBRIVOX_DIR } from './lib/speech-clips.js';
+import { round } from '../test/support/stats.js';
+import { ANSWER_RMS, measure, noAnswerReason, trialFigures, type Trial } from './lib/turn-daemon-trials.js';
 
 /** `[stt] engine` values, measured side by side; one the config does not know is skipped with the reason. */
 const ENGINES = ['pocketsphinx', 'pocketsphinx_continuous'] as const;

@@ -4,15 +4,16 @@ import { join } from 'node:path';
 import type { AssistantEvent } from '../src/events/index.js';
 import { noConfirmationChannel } from '../src/host/router/index.js';
 import { startHost } from '../src/host/runtime.js';
-import { NullOutput, WavFileInput } from '../src/voice/audio/index.js';
+import { WavFileInput } from '../src/voice/audio/index.js';
+import { NullOutput } from '../test/support/null-output.js';
 import { detectorFromConfig, sttFromConfig, transcriptCheck, ttsFromConfig } from '../src/voice/engines.js';
 import { Speaker } from '../src/voice/session/speaker.js';
 import { VoiceSession } from '../src/voice/session/voice-session.js';
 import { sanitizeForSpeech, sentenceLanguagePicker } from '../src/voice/tts/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { startBenchLlm } from './scripted-llm.js';
-import { librivoxClips, withTrailingSilence } from './speech-clips.js';
-import { distribution } from './stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { startBenchLlm } from './lib/scripted-llm.js';
+import { librivoxClips, withTrailingSilence } from './lib/speech-clips.js';
+import { distribution } from '../test/support/stats.js';
 
 const ROUNDS = 3;
 /** The shorter end silence tried when recognition hears a finished sentence (`[vad] sentence_end_silence_ms`). */

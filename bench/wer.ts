@@ -1,11 +1,13 @@
 import { WavFileInput } from '../src/voice/audio/index.js';
-import { RedecodingStt, transcribeWhole } from '../src/voice/streaming/index.js';
-import { PocketsphinxStt, ResidentPocketsphinxStt, wordErrors } from '../src/voice/stt/index.js';
+import { RedecodingStt } from '../src/voice/streaming/index.js';
+import { transcribeWhole } from '../test/support/transcribe-whole.js';
+import { PocketsphinxStt, ResidentPocketsphinxStt } from '../src/voice/stt/index.js';
+import { wordErrors } from '../test/support/wer.js';
 import type { RecognitionSession, StreamingStt, Vad } from '../src/voice/types.js';
 import { Endpointer, SileroVad } from '../src/voice/vad/index.js';
-import type { Benchmark, BenchmarkRunOptions, Figures } from './benchmark.js';
-import { CARDS_GRAMMAR, cardsClips, librivoxClips, withTrailingSilence, type SpeechClip } from './speech-clips.js';
-import { round } from './stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { CARDS_GRAMMAR, cardsClips, librivoxClips, withTrailingSilence, type SpeechClip } from './lib/speech-clips.js';
+import { round } from '../test/support/stats.js';
 
 /**
  * Word error rate of both pocketsphinx engines on the same clips in one run:

@@ -8,9 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEchoRoom, reverberationTime, rmsDbfs, ROOM_VARIANTS, type EchoRoom, type RoomVariant } from '../../bench/echo-room.js';
-import { startPulse, type PulseServer } from '../../bench/pulse-server.js';
-import { MonitorRecording, playSamples } from '../../bench/room-monitor.js';
+import { buildEchoRoom, reverberationTime, rmsDbfs, ROOM_VARIANTS, type EchoRoom, type RoomVariant } from '../support/echo-room.js';
+import { startPulse, type PulseServer } from '../support/pulse-server.js';
+import { MonitorRecording, playSamples } from '../support/room-monitor.js';
 
 const RATE = 48_000;
 const variant = (name: string): RoomVariant => ROOM_VARIANTS.find((v) => v.name === name)!;

@@ -1,13 +1,13 @@
-/** The private PulseAudio server lives with the benchmarks, which use it too; this adds what test files share. */
+/** The private PulseAudio server (test/support/pulse-server.ts, which the benchmarks use too), and what test files share on top of it. */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll } from 'vitest';
 import { messageOf } from '../../src/errors/index.js';
 import { loadPortAudio } from '../../src/voice/devices/index.js';
-import { startPulse, type PulseServer, type PulseStart } from '../../bench/pulse-server.js';
+import { startPulse, type PulseServer, type PulseStart } from '../support/pulse-server.js';
 
-export * from '../../bench/pulse-server.js';
+export * from '../support/pulse-server.js';
 
 const run = promisify(execFile);
 

@@ -3,7 +3,8 @@ import { defaultConfig, validateConfig } from '../../src/config/index.js';
 import { createAssistantBus } from '../../src/events/index.js';
 import type { Conversation } from '../../src/host/conversation/index.js';
 import { noConfirmationChannel } from '../../src/host/router/index.js';
-import { NullInput, NullOutput } from '../../src/voice/audio/index.js';
+import { NullInput } from '../support/null-input.js';
+import { NullOutput } from '../support/null-output.js';
 import { apmOptionsFromConfig, startLiveDuplex } from '../../src/voice/live-duplex.js';
 
 describe('starting the full-duplex voice', () => {

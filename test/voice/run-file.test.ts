@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readWav } from '../../src/voice/audio/index.js';
-import { wordErrorRate } from '../../src/voice/stt/index.js';
+import { wordErrorRate } from '../support/wer.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
 import { CLI } from '../helpers/paths.js';

@@ -7,4 +7,3 @@ export {
   type NoiseSuppressionLevel,
   type WebRtcApmOptions,
 } from './webrtc-apm.js';
-export { correlation, energy, erleDb, runEchoLoop, simulateMic, type EchoPath } from './synthetic-echo.js';

@@ -1,11 +1,7 @@
 export { pacedFrames, systemClock, sleepUntil, type AudioClock, type PacedFramesOptions } from './clock.js';
-export { NullInput, type NullInputOptions } from './null-input.js';
-export { NullOutput } from './null-output.js';
 export { concatSamples, floatToInt16, int16ToFloat, mixToMono } from './pcm.js';
 export { Resampler, fromVoiceFormat, resample, toVoiceFormat } from './resample.js';
 export { encodeWav, parseWav, readWav, writeWav, type WavAudio } from './wav.js';
 export { WavFileInput, type WavFileInputOptions } from './wav-file-input.js';
 export { WavFileOutput, type WavFileOutputOptions } from './wav-file-output.js';
-export { SimulatedRoom, type SimulatedRoomOptions } from './simulated-room.js';
-export { seededRandom } from './seeded-random.js';
 export { bestMatch } from './correlation.js';

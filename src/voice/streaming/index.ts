@@ -2,4 +2,3 @@ export { RedecodingStt, type RedecodingSttOptions } from './redecoding-stt.js';
 export { RedecodingTranscriber, type RedecodingOptions } from './redecoding-transcriber.js';
 export { stablePrefix } from '../stt/index.js';
 export type { PartialTranscript } from '../types.js';
-export { transcribeWhole } from './transcribe-whole.js';

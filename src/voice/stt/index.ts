@@ -20,7 +20,6 @@ export {
   type TranscriptFilterOptions,
   type TranscriptVerdict,
 } from './transcript-filter.js';
-export { normalizeWords, wordErrorRate, wordErrors, type WordErrors } from './wer.js';
 export { whisperLanguageCode } from './whisper-languages.js';
 export { startWhisperServer, type WhisperProcess, type WhisperProcessOptions } from './whisper-process.js';
 export { WHISPER_SERVER_DEFAULT_TIMEOUT_MS, WhisperServerStt, type WhisperServerSttOptions } from './whisper-server.js';

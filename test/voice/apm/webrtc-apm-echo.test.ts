@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WebRtcApm, energy, erleDb, runEchoLoop, simulateMic } from '../../../src/voice/apm/index.js';
+import { WebRtcApm } from '../../../src/voice/apm/index.js';
+import { energy, erleDb, runEchoLoop, simulateMic } from '../../support/synthetic-echo.js';
 import { Resampler, floatToInt16, int16ToFloat } from '../../../src/voice/audio/index.js';
 import { envelope, librivox, pearson } from './clips.js';
 

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NullInput, WavFileInput, encodeWav, writeWav } from '../../../src/voice/audio/index.js';
+import { WavFileInput, encodeWav, writeWav } from '../../../src/voice/audio/index.js';
+import { NullInput } from '../../support/null-input.js';
 import type { AudioFrame, AudioInput } from '../../../src/voice/types.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { FakeClock } from './fake-clock.js';

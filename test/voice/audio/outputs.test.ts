@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NullOutput, WavFileOutput, readWav } from '../../../src/voice/audio/index.js';
+import { WavFileOutput, readWav } from '../../../src/voice/audio/index.js';
+import { NullOutput } from '../../support/null-output.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { FakeClock } from './fake-clock.js';
 

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BARGE_IN_APM, DOUBLE_TALK_APM } from '../../../bench/echo.js';
-import { assistantVoice, echoScene, loadClip, playScene, type Scene } from '../../../bench/echo-scenes.js';
-import { WebRtcApm, simulateMic, type Apm, type ApmStats } from '../../../src/voice/apm/index.js';
+import { BARGE_IN_APM, DOUBLE_TALK_APM } from '../../support/barge-in-apm.js';
+import { assistantVoice, echoScene, loadClip, playScene, type Scene } from '../../support/echo-scenes.js';
+import { WebRtcApm, type Apm, type ApmStats } from '../../../src/voice/apm/index.js';
+import { simulateMic } from '../../support/synthetic-echo.js';
 import { BargeInDetector } from '../../../src/voice/duplex/index.js';
 import { DoubleTalkMeter } from '../../../src/voice/duplex/double-talk-meter.js';
 import { SileroVad } from '../../../src/voice/vad/index.js';
 import { ScriptedVad } from '../vad/scripted-vad.js';
-import { seededRandom } from '../../../src/voice/audio/index.js';
+import { seededRandom } from '../../support/seeded-random.js';
 
 /** An Apm that hands the capture back unchanged: the double-talk rule must not rely on the canceller. */
 class PassThroughApm implements Apm {

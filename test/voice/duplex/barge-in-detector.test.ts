@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BARGE_IN_APM } from '../../../bench/echo.js';
-import { assistantVoice, echoScene, loadClip, playScene } from '../../../bench/echo-scenes.js';
+import { BARGE_IN_APM } from '../../support/barge-in-apm.js';
+import { assistantVoice, echoScene, loadClip, playScene } from '../../support/echo-scenes.js';
 import { WebRtcApm, type Apm, type ApmStats } from '../../../src/voice/apm/index.js';
 import { BargeInDetector } from '../../../src/voice/duplex/index.js';
 import { SileroVad } from '../../../src/voice/vad/index.js';

@@ -12,7 +12,7 @@
 import { AppError } from '../../../src/errors/index.js';
 import type { AssistantEvent } from '../../../src/events/index.js';
 import type { Apm } from '../../../src/voice/apm/index.js';
-import { SimulatedRoom } from '../../../src/voice/audio/index.js';
+import { SimulatedRoom } from '../../support/simulated-room.js';
 import { DuplexVoice, type DuplexConfig } from '../../../src/voice/duplex/index.js';
 import { RedecodingStt } from '../../../src/voice/streaming/index.js';
 import type { Stt, Tts, Vad } from '../../../src/voice/types.js';

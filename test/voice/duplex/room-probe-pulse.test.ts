@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { buildEchoRoom, ROOM_VARIANTS, type EchoRoom } from '../../../bench/echo-room.js';
+import { buildEchoRoom, ROOM_VARIANTS, type EchoRoom } from '../../support/echo-room.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { roomEchoCheck } from '../../../src/doctor/checks.js';
 import { PortAudioInput, PortAudioOutput } from '../../../src/voice/devices/index.js';

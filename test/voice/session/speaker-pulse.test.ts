@@ -6,7 +6,7 @@
  * Skipped, with the reason, where PulseAudio or naudiodon cannot run.
  */
 import { describe, expect, it } from 'vitest';
-import { MonitorRecording } from '../../../bench/room-monitor.js';
+import { MonitorRecording } from '../../support/room-monitor.js';
 import { createAssistantBus } from '../../../src/events/index.js';
 import { PortAudioOutput } from '../../../src/voice/devices/index.js';
 import { DuplexPlayer } from '../../../src/voice/duplex/index.js';

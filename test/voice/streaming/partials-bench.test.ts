@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partialsFigures, utteranceFrom, voicedEnd, type Trial } from '../../../bench/partials-utterances.js';
+import { partialsFigures, utteranceFrom, voicedEnd, type Trial } from '../../support/partials-utterances.js';
 
 /** `ms` of a 1 kHz-ish square wave at `level`, or silence at level 0. */
 function tone(ms: number, level: number): Int16Array {

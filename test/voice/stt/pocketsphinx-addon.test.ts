@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../src/errors/index.js';
-import { readWav, seededRandom } from '../../../src/voice/audio/index.js';
+import { readWav } from '../../../src/voice/audio/index.js';
+import { seededRandom } from '../../support/seeded-random.js';
 import {
   STT_ADDON_UNAVAILABLE,
   loadPocketsphinxAddon,
@@ -14,7 +15,7 @@ import {
   type NativeHypothesis,
   type PocketsphinxAddon,
 } from '../../../src/voice/stt/pocketsphinx-addon.js';
-import { wordErrorRate } from '../../../src/voice/stt/wer.js';
+import { wordErrorRate } from '../../support/wer.js';
 
 const MODEL = '/usr/share/pocketsphinx/model/en-us';
 const DATA = '/usr/share/pocketsphinx/test/data';

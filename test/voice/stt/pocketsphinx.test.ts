@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWav } from '../../../src/voice/audio/index.js';
-import { PocketsphinxStt, STT_BAD_OPTIONS, STT_CANCELLED, STT_ENGINE_FAILED, STT_MODEL_MISSING, STT_TIMEOUT, wordErrorRate } from '../../../src/voice/stt/index.js';
+import { PocketsphinxStt, STT_BAD_OPTIONS, STT_CANCELLED, STT_ENGINE_FAILED, STT_MODEL_MISSING, STT_TIMEOUT } from '../../../src/voice/stt/index.js';
+import { wordErrorRate } from '../../support/wer.js';
 import { SAMPLE_RATE, type Transcript } from '../../../src/voice/types.js';
 import { collect, failure } from '../../helpers/outcomes.js';
 

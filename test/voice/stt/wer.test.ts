@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeWords, wordErrorRate, wordErrors } from '../../../src/voice/stt/index.js';
+import { normalizeWords, wordErrorRate, wordErrors } from '../../support/wer.js';
 
 describe('word error rate', () => {
   it('normalizes case, punctuation and sentence markers', () => {

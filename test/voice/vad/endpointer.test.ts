@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WavFileInput } from '../../../src/voice/audio/index.js';
-import { Endpointer, endpointFrames, findUtterances, resolveEndpointerConfig, type EndpointerEvent } from '../../../src/voice/vad/index.js';
+import { Endpointer, resolveEndpointerConfig, type EndpointerEvent } from '../../../src/voice/vad/index.js';
+import { endpointFrames, findUtterances } from '../../support/segments.js';
 import { ScriptedVad, levelVad, script } from './scripted-vad.js';
 
 const W = 512;

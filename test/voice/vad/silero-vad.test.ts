@@ -3,7 +3,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WavFileInput } from '../../../src/voice/audio/index.js';
-import { SileroVad, findUtterances, type SpeechEndEvent } from '../../../src/voice/vad/index.js';
+import { SileroVad, type SpeechEndEvent } from '../../../src/voice/vad/index.js';
+import { findUtterances } from '../../support/segments.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readWav, toVoiceFormat } from '../src/voice/audio/index.js';
+import { readWav, toVoiceFormat } from '../../src/voice/audio/index.js';
 
 /** Debian's pocketsphinx-testdata: five audiobook clips of real recorded speech, with their transcripts. */
 export const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';

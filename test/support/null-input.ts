@@ -3,9 +3,9 @@
  * signal aborts (a voice loop with no microphone), or a fixed number of
  * frames (tests), unpaced unless asked.
  */
-import { AppError } from '../../errors/index.js';
-import { FRAME_SAMPLES, type AudioFrame, type AudioInput } from '../types.js';
-import { pacedFrames, systemClock, type AudioClock } from './clock.js';
+import { AppError } from '../../src/errors/index.js';
+import { FRAME_SAMPLES, type AudioFrame, type AudioInput } from '../../src/voice/types.js';
+import { pacedFrames, systemClock, type AudioClock } from '../../src/voice/audio/index.js';
 
 export interface NullInputOptions {
   /** Stop after this many frames; endless when absent. */

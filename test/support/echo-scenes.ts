@@ -5,9 +5,9 @@
  * (a recorded clip) talking over it from some point on.
  */
 import { execFileSync } from 'node:child_process';
-import { readWav, toVoiceFormat } from '../src/voice/audio/index.js';
-import { simulateMic, type EchoPath } from '../src/voice/apm/index.js';
-import type { BargeInDetector, BargeInSpeechStarted } from '../src/voice/duplex/index.js';
+import { readWav, toVoiceFormat } from '../../src/voice/audio/index.js';
+import { simulateMic, type EchoPath } from './synthetic-echo.js';
+import type { BargeInDetector, BargeInSpeechStarted } from '../../src/voice/duplex/index.js';
 
 const RATE = 16_000;
 const FRAME = 320;

@@ -1,7 +1,6 @@
 /** The endpointer over whole inputs: an AudioInput's frames, or samples already in memory. */
-import { FRAME_SAMPLES, type AudioFrame, type Vad } from '../types.js';
-import type { EndpointerConfig } from './endpointer-config.js';
-import { Endpointer, type EndpointerEvent, type SpeechEndEvent } from './endpointer.js';
+import { FRAME_SAMPLES, type AudioFrame, type Vad } from '../../src/voice/types.js';
+import { Endpointer, type EndpointerConfig, type EndpointerEvent, type SpeechEndEvent } from '../../src/voice/vad/index.js';
 
 /** Events as the frames arrive, then those of the end of the input. */
 export async function* endpointFrames(frames: AsyncIterable<AudioFrame>, endpointer: Endpointer): AsyncIterable<EndpointerEvent> {

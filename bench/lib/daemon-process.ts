@@ -8,12 +8,12 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { AssistantEvent } from '../src/events/index.js';
+import type { AssistantEvent } from '../../src/events/index.js';
 
 const runFile = promisify(execFile);
 
-/** The compiled CLI, beside this file's own compiled copy (dist/bench/ -> dist/src/host/cli/). */
-export const CLI = fileURLToPath(new URL('../src/host/cli/main.js', import.meta.url));
+/** The compiled CLI, beside this file's own compiled copy (dist/bench/lib/ -> dist/src/host/cli/). */
+export const CLI = fileURLToPath(new URL('../../src/host/cli/main.js', import.meta.url));
 
 const START_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;

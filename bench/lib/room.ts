@@ -15,9 +15,9 @@
  * channel: no echo, so full duplex is never interrupted by itself.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { PulseServer } from './pulse-server.js';
-import { stopChild } from './pulse-server.js';
-import { playRaw, recordStereo } from './room-monitor.js';
+import type { PulseServer } from '../../test/support/pulse-server.js';
+import { stopChild } from '../../test/support/pulse-server.js';
+import { playRaw, recordStereo } from '../../test/support/room-monitor.js';
 
 export const ROOM_RATE = 48_000;
 /** 10 ms at the room's rate. */

@@ -9,13 +9,13 @@
  * playback was stopped.
  */
 import { join } from 'node:path';
-import type { AssistantEvent } from '../src/events/index.js';
-import { bestMatch } from '../src/voice/audio/index.js';
-import type { AudioFrame, AudioInput } from '../src/voice/types.js';
-import { voicedOnset } from './echo-scenes.js';
-import type { EchoRoom } from './echo-room.js';
-import type { PulseServer } from './pulse-server.js';
-import { interleave, playSamples, type MonitorRecording } from './room-monitor.js';
+import type { AssistantEvent } from '../../src/events/index.js';
+import { bestMatch } from '../../src/voice/audio/index.js';
+import type { AudioFrame, AudioInput } from '../../src/voice/types.js';
+import { voicedOnset } from '../../test/support/echo-scenes.js';
+import type { EchoRoom } from '../../test/support/echo-room.js';
+import type { PulseServer } from '../../test/support/pulse-server.js';
+import { interleave, playSamples, type MonitorRecording } from '../../test/support/room-monitor.js';
 
 const RATE = 16_000;
 type Interrupted = Extract<AssistantEvent, { type: 'voice.interrupted' }>;

@@ -4,8 +4,8 @@
  * little noise (and, for double talk, the user). Used by the tests and
  * bench/apm.ts; deterministic for a given seed.
  */
-import type { Apm } from './apm.js';
-import { seededRandom } from '../audio/seeded-random.js';
+import type { Apm } from '../../src/voice/apm/index.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface EchoPath {
   /** Speaker to microphone, ms. */

@@ -1,5 +1,5 @@
 /** An AudioOutput that plays nothing, instantly; it counts what it was given, for tests. */
-import type { AudioOutput } from '../types.js';
+import type { AudioOutput } from '../../src/voice/types.js';
 
 export class NullOutput implements AudioOutput {
   readonly name = 'null';

@@ -6,7 +6,7 @@
 import type { Figures } from './benchmark.js';
 import type { ReceivedEvent } from './daemon-process.js';
 import { lastVoicedFrame, type RoomRecorder } from './room.js';
-import { distribution, percentile, round } from './stats.js';
+import { distribution, percentile, round } from '../../test/support/stats.js';
 
 /** A question's loudest 10 ms frame below this (about -40 dBFS) means it never reached the microphone's channel. */
 export const QUESTION_MIN_RMS = 300;

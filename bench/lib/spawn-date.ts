@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AppError } from '../src/errors/index.js';
+import { AppError } from '../../src/errors/index.js';
 
 /** The baseline of the tool benchmarks: Node spawning `date` itself and waiting for its output. */
 export function spawnDate(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {

@@ -7,9 +7,9 @@
  * or as fast as the frames are read (virtual time: the room's clock is then
  * the audio time of the last frame), for tests and benches without a sound card.
  */
-import { AppError } from '../../errors/index.js';
-import { FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, type AudioFrame, type AudioInput, type AudioOutput } from '../types.js';
-import { sleepUntil, systemClock, type AudioClock } from './clock.js';
+import { AppError } from '../../src/errors/index.js';
+import { FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, type AudioFrame, type AudioInput, type AudioOutput } from '../../src/voice/types.js';
+import { sleepUntil, systemClock, type AudioClock } from '../../src/voice/audio/index.js';
 import { seededRandom } from './seeded-random.js';
 
 export interface SimulatedRoomOptions {
