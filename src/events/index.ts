@@ -18,6 +18,9 @@ import { EventBus } from './bus.js';
 
 export type AssistantBus = EventBus<AssistantEvent>;
 
+/** An event as its stage builds it, before the emitter stamps the time (and the turn) on it: still checked against its type. */
+export type UnstampedEvent<K extends 'atMs' | 'turnId' = 'atMs'> = AssistantEvent extends infer T ? (T extends unknown ? Omit<T, K> : never) : never;
+
 export function createAssistantBus(onListenerError?: (error: unknown, event: AssistantEvent) => void): AssistantBus {
   return new EventBus<AssistantEvent>(onListenerError);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError, messageOf } from '../../errors/index.js';
-import { clip, type AssistantBus, type AssistantEvent, type EntryPoint } from '../../events/index.js';
+import { clip, type AssistantBus, type AssistantEvent, type EntryPoint, type UnstampedEvent } from '../../events/index.js';
 import { SentenceSplitter, type AssembledToolCall, type ChatMessage, type FunctionTool, type Llm } from '../llm/index.js';
 import type { ConfirmationChannel, RoutedResult, RoutedTool, ToolRouter, TurnContext } from '../router/index.js';
 import { pickAnnouncement } from './announcement.js';
@@ -246,7 +246,7 @@ export class Conversation {
     return { text, calls };
   }
 
-  private emit(event: DistributiveOmit<AssistantEvent, 'atMs'>): void {
+  private emit(event: UnstampedEvent): void {
     this.options.bus.emit({ ...event, atMs: this.clock() } as AssistantEvent);
   }
 }
@@ -264,7 +264,6 @@ function untilAborted<T>(promise: Promise<T | undefined>, signal: AbortSignal | 
   });
 }
 
-type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
 function asFunctionTool(tool: RoutedTool): FunctionTool {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } };

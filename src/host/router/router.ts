@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/index.js';
 import { isAppError } from '../../errors/index.js';
-import { clip, type AssistantBus, type DecidedBy, type Decision, type EntryPoint, type Risk, type ToolCallStatus } from '../../events/index.js';
+import { clip, type AssistantBus, type AssistantEvent, type DecidedBy, type Decision, type EntryPoint, type Risk, type ToolCallStatus, type UnstampedEvent } from '../../events/index.js';
 import type { ToolHub } from '../hub/index.js';
 import { detectSensitive } from '../../memory/index.js';
 import { META_TURN_ID, META_USER_CONFIRMED_SENSITIVE } from '../../tool-meta/index.js';
@@ -233,8 +233,8 @@ export class ToolRouter {
     }
   }
 
-  private emit(turn: TurnContext, event: Record<string, unknown> & { type: string }): void {
-    this.options.bus.emit({ ...event, atMs: this.clock(), turnId: turn.turnId } as Parameters<AssistantBus['emit']>[0]);
+  private emit(turn: TurnContext, event: UnstampedEvent<'atMs' | 'turnId'>): void {
+    this.options.bus.emit({ ...event, atMs: this.clock(), turnId: turn.turnId } as AssistantEvent);
   }
 }
 
