@@ -9,11 +9,12 @@
  *   user speech >= 3000 -> VAD 0.95; STT: >= 6500 "stop talking please",
  *   4500..6500 "what is the weather", below that no words.
  */
+import { defaultConfig } from '../../../src/config/index.js';
 import { AppError } from '../../../src/errors/index.js';
 import type { AssistantEvent } from '../../../src/events/index.js';
 import type { Apm } from '../../../src/voice/apm/index.js';
 import { SimulatedRoom } from '../../support/simulated-room.js';
-import { DuplexVoice, type DuplexConfig } from '../../../src/voice/duplex/index.js';
+import { DuplexVoice, resolveDuplexConfig, type DuplexConfig } from '../../../src/voice/duplex/index.js';
 import { RedecodingStt } from '../../../src/voice/streaming/index.js';
 import type { Stt, Tts, Vad } from '../../../src/voice/types.js';
 import type { ScriptedReply } from '../../fakes/scripted-llm-server.js';
@@ -98,6 +99,8 @@ export interface DuplexHarnessOptions {
   failApmAtFrame?: number;
 }
 
+const DEFAULT_DUPLEX = defaultConfig().duplex;
+
 export async function duplexHarness(replies: ScriptedReply[], options: DuplexHarnessOptions = {}) {
   const fixture = await conversationFixture(replies);
   const room = new SimulatedRoom({ echoGain: 1, echoDelayMs: 40 });
@@ -121,7 +124,10 @@ export async function duplexHarness(replies: ScriptedReply[], options: DuplexHar
     defaultLanguage: 'en',
     echoWarmupMs: 0,
     clock: () => room.now(),
-    ...(options.config ? { config: options.config } : {}),
+    config: resolveDuplexConfig(options.config),
+    renderBufferMs: DEFAULT_DUPLEX.render_buffer_ms,
+    captureBufferMs: DEFAULT_DUPLEX.capture_buffer_ms,
+    driftTolerancePpm: DEFAULT_DUPLEX.drift_tolerance_ppm,
   });
   const events = fixture.events;
   const states = () => events.filter((e): e is Extract<AssistantEvent, { type: 'state.changed' }> => e.type === 'state.changed').map((e) => e.state);
