@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * A server runs in a process group of its own (spawned detached), so that
- * stopping it also stops whatever it started: a tool a server ran must not
- * outlive the server.
+ * Every child runs in a process group of its own (spawned detached), so
+ * that stopping it also stops whatever it started: a tool a server ran must
+ * not outlive the server. These are the group primitives stop.ts builds on.
  */
 
 /** Whether any process of the group still runs. Zombies do not count. */
@@ -18,11 +18,12 @@ export function groupAlive(pgid: number): boolean {
   return hasLiveMember(pgid);
 }
 
-export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+/** Whether the signal reached anyone: false once the group is gone (ESRCH). */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {
-    process.kill(-pgid, signal);
+    return process.kill(-pgid, signal);
   } catch {
-    // ESRCH: nothing left to signal.
+    return false;
   }
 }
 

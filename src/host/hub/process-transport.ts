@@ -1,20 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { delay, groupAlive, pollUntil, signalGroup } from '../../process/index.js';
+import { AppError } from '../../errors/index.js';
+import { PROCESS_SPAWN_FAILED, delay, describeErrno, spawnInGroup, stopGroup, terminateGroup, type StopTimings } from '../../process/index.js';
 
-/** How long each step of a stop waits before the next, harder one. */
-export interface StopTimings {
-  /** After closing stdin, before SIGTERM. */
-  stdinGraceMs: number;
-  /** After SIGTERM, before SIGKILL (and after SIGKILL, before giving up on the pipes). */
-  termGraceMs: number;
-}
-
-// The SDK's StdioClientTransport waits 2 s at each step too.
-export const DEFAULT_STOP_TIMINGS: StopTimings = { stdinGraceMs: 2000, termGraceMs: 2000 };
+// The hub's stop is the process module's, with its defaults (the SDK's 2 s a step).
+export { DEFAULT_STOP_TIMINGS, type StopTimings } from '../../process/index.js';
 
 export interface ProcessTransportOptions {
   command: string;
@@ -30,17 +23,6 @@ export interface ProcessExit {
   signal: NodeJS.Signals | null;
 }
 
-/** The command could not be started at all (ENOENT, EACCES, a missing cwd). */
-export class SpawnError extends Error {
-  constructor(
-    message: string,
-    readonly errno: string,
-  ) {
-    super(message);
-    this.name = 'SpawnError';
-  }
-}
-
 /**
  * An MCP client transport over a child's stdin/stdout, like the SDK's
  * StdioClientTransport, but: the child leads a process group of its own,
@@ -48,6 +30,14 @@ export class SpawnError extends Error {
  * choose) reaches its children too; a crash also clears what it left
  * behind; and `onclose` fires only once the pipes are drained, so a last
  * answer or stderr line written before the exit is not lost.
+ *
+ * Not on execa: the child is a long-lived peer spoken to in the SDK's
+ * newline-delimited JSON-RPC framing (ReadBuffer, serializeMessage) over
+ * raw pipes, and execa's result promise, buffering and child-only kill add
+ * nothing here; spawnInGroup and stopGroup are the process module's.
+ *
+ * A start that fails rejects with an AppError PROCESS_SPAWN_FAILED whose
+ * message says why (command not found, working folder not found, ...).
  */
 export class ProcessTransport implements Transport {
   onclose?: () => void;
@@ -80,7 +70,15 @@ export class ProcessTransport implements Transport {
     if (this.child) return Promise.reject(new Error('ProcessTransport already started'));
     const { command, args, env, cwd } = this.options;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { env, cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      let child: ChildProcess;
+      try {
+        child = spawnInGroup(command, args, { env, ...(cwd === undefined ? {} : { cwd }), stdio: ['pipe', 'pipe', 'pipe'] });
+      } catch (error) {
+        // Refused before starting (E2BIG, a NUL byte): no 'error' event follows.
+        this.exited.resolve();
+        reject(describeSpawnError(error as NodeJS.ErrnoException, command, cwd));
+        return;
+      }
       this.child = child;
       child.once('spawn', () => resolve());
       child.on('error', (error: NodeJS.ErrnoException) => {
@@ -146,10 +144,8 @@ export class ProcessTransport implements Transport {
   private async stop(skipStdin: boolean): Promise<void> {
     const child = this.child;
     if (!child || this.finished) return;
-    if (!skipStdin) {
-      child.stdin?.end();
-      await Promise.race([this.exited.promise, delay(this.options.stop.stdinGraceMs), this.skipGrace.promise]);
-    }
+    // terminate() skips the stdin step: reap() goes straight to SIGTERM.
+    if (!skipStdin) await stopGroup(child, this.options.stop, { skipStdinGrace: this.skipGrace.promise });
     await this.reap();
     await this.closed.promise;
   }
@@ -161,18 +157,12 @@ export class ProcessTransport implements Transport {
    */
   private reap(): Promise<void> {
     this.reaping ??= (async () => {
-      const pgid = this.child?.pid;
+      const child = this.child;
+      const pgid = child?.pid;
       if (pgid === undefined) return;
-      const { termGraceMs } = this.options.stop;
-      const gone = (): boolean => !groupAlive(pgid);
-      if (!gone()) {
-        signalGroup(pgid, 'SIGTERM');
-        if (!(await pollUntil(gone, termGraceMs))) {
-          signalGroup(pgid, 'SIGKILL');
-          await pollUntil(gone, termGraceMs);
-        }
-      }
-      await Promise.race([this.closed.promise, delay(termGraceMs)]);
+      // Joins the stop of stopGroup() when one runs: one SIGTERM, not two.
+      await terminateGroup(pgid, this.options.stop, child);
+      await Promise.race([this.closed.promise, delay(this.options.stop.killGraceMs)]);
       if (!this.finished) {
         this.child?.stdout?.destroy();
         this.child?.stderr?.destroy();
@@ -214,15 +204,14 @@ export class ProcessTransport implements Transport {
   }
 }
 
-function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: string | undefined): SpawnError {
-  const errno = error.code ?? 'UNKNOWN';
+/** The errno stays on `cause.code`; callers branch on the AppError's code. */
+function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: string | undefined): AppError {
+  const failed = (message: string): AppError => new AppError(PROCESS_SPAWN_FAILED, message, { cause: error });
   // spawn reports a missing cwd as ENOENT too, which would blame the command.
-  if (errno === 'ENOENT' && cwd !== undefined && !existsSync(cwd)) {
-    return new SpawnError(`working folder not found: ${cwd}`, errno);
-  }
-  if (errno === 'ENOENT') return new SpawnError(`command not found: ${command}`, errno);
-  if (errno === 'EACCES') return new SpawnError(`command not executable: ${command}`, errno);
-  return new SpawnError(`cannot start ${command}: ${error.message}`, errno);
+  if (error.code === 'ENOENT' && cwd !== undefined && !existsSync(cwd)) return failed(`working folder not found: ${cwd}`);
+  if (error.code === 'ENOENT') return failed(`command not found: ${command}`);
+  if (error.code === 'EACCES') return failed(`command not executable: ${command}`);
+  return failed(`cannot start ${command}: ${describeErrno(error.code, error.message)}`);
 }
 
 interface Deferred {

@@ -1,11 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AppError, messageOf } from '../../errors/index.js';
+import { AppError, isAppError, messageOf } from '../../errors/index.js';
 import { LOGGER_PROGRESS, META_TIMEOUT_MS } from '../../tool-meta/index.js';
-import { allowListedEnv } from './allowed-env.js';
+import { PROCESS_SPAWN_FAILED, allowListedEnv } from '../../process/index.js';
 import { callToolWithDeadline } from './call-tool.js';
 import { listAllTools } from './list-tools.js';
-import { ProcessTransport, SpawnError, type ProcessExit, type StopTimings } from './process-transport.js';
+import { ProcessTransport, type ProcessExit, type StopTimings } from './process-transport.js';
 import { restartDelayMs, type RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
 import type { CallOptions, ServerSpec, ServerState, ServerStatus } from './types.js';
@@ -177,7 +177,7 @@ export class ServerSupervisor {
       await transport.terminate();
       if (this.attempt === attempt) this.attempt = undefined;
       if (timedOut) return `did not initialize within ${options.startTimeoutMs} ms`;
-      if (error instanceof SpawnError) return error.message;
+      if (isAppError(error, PROCESS_SPAWN_FAILED)) return error.message;
       if (transport.exit) return `${describeExit(transport.exit)} before it was ready`;
       return `initialization failed: ${messageOf(error)}`;
     } finally {

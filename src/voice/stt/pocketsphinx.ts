@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../errors/index.js';
-import { runCommand } from '../../process/index.js';
+import { allowListedEnv, runCommand } from '../../process/index.js';
 import { encodeWav } from '../audio/index.js';
 import { SAMPLE_RATE, type Stt, type Transcript } from '../types.js';
 import { STT_ENGINE_FAILED, STT_TIMEOUT, lastErrorLine, requirePositiveMs, sttCancelled } from './errors.js';
@@ -28,8 +28,10 @@ export interface PocketsphinxOptions extends PocketsphinxModelOptions {
 
 /**
  * Offline recognition with CMU pocketsphinx 0.8 (Debian's 5prealpha build),
- * one `pocketsphinx_continuous -infile` run per utterance. No partials: the
- * program only prints a segment's hypothesis once the segment is decoded.
+ * one `pocketsphinx_continuous -infile` run per utterance (runCommand:
+ * execa, its own process group, killed whole on timeout or abort). No
+ * partials: the program only prints a segment's hypothesis once the
+ * segment is decoded.
  */
 export class PocketsphinxStt implements Stt {
   readonly name = 'pocketsphinx_continuous';
@@ -65,7 +67,8 @@ export class PocketsphinxStt implements Stt {
       const file = join(dir, 'utterance.wav');
       await writeFile(file, encodeWav({ sampleRate: SAMPLE_RATE, channels: 1, samples: audio }));
       const outcome = await runCommand([...this.argv, '-infile', file], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        // The process module's allow-list; the PATH default for a daemon started without one.
+        env: { PATH: '/usr/bin:/bin', ...allowListedEnv(process.env) },
         timeoutMs: this.timeoutMs,
         signal,
       });

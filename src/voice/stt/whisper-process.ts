@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { AppError } from '../../errors/index.js';
-import { delay, signalGroup } from '../../process/index.js';
+import { allowListedEnv, delay, describeErrno, killGroupAtExit, spawnInGroup, stopGroup } from '../../process/index.js';
 import { STT_BAD_OPTIONS, STT_MODEL_MISSING, STT_PORT_BUSY, STT_SERVER_START_FAILED, lastErrorLine, sttCancelled } from './errors.js';
 
 export interface WhisperProcessOptions {
@@ -16,11 +15,11 @@ export interface WhisperProcessOptions {
   extraArgs?: string[];
   /** Until the model is loaded and the server answers; 120000 by default. */
   startTimeoutMs?: number;
-  /** After SIGTERM, before SIGKILL; 3000 by default. */
+  /** After SIGTERM to its group, before SIGKILL (and after SIGKILL, before giving up); 3000 by default. */
   stopGraceMs?: number;
   /** The config key the model path came from, named in the missing-model error. */
   configKey?: string;
-  /** The server's environment; an allow-list of ours by default. */
+  /** The server's environment; the process module's allow-list of ours by default. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -46,6 +45,11 @@ const STDERR_TAIL = 4096;
  * before anything is spawned: whisper-server's own error for it is a line
  * in a long log. The server leads a process group of its own, so stopping
  * it also stops anything it started (ffmpeg, with `--convert`).
+ *
+ * Not on execa: the server lives until close(), is waited for over HTTP,
+ * not by its exit, and only its stderr's tail is kept; execa's result
+ * promise and buffering would be in the way, and its kill reaches the
+ * server, not its group. spawnInGroup and stopGroup are the process module's.
  */
 export async function startWhisperServer(options: WhisperProcessOptions, run: { signal?: AbortSignal } = {}): Promise<WhisperProcess> {
   const { port, model } = options;
@@ -63,10 +67,10 @@ export async function startWhisperServer(options: WhisperProcessOptions, run: { 
 
   const binary = options.binary ?? 'whisper-server';
   const args = ['-m', model, ...(options.device === undefined ? [] : ['-dev', String(options.device)]), '--host', HOST, '--port', String(port), ...(options.extraArgs ?? [])];
-  const child = spawn(binary, args, { env: options.env ?? allowListedEnv(process.env), detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnInGroup(binary, args, { env: options.env ?? allowListedEnv(process.env), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (text: string) => {
     stderr = (stderr + text).slice(-STDERR_TAIL);
   });
   let exit: string | undefined;
@@ -81,21 +85,18 @@ export async function startWhisperServer(options: WhisperProcessOptions, run: { 
     child.once('error', resolve);
   });
   if (spawned !== undefined || child.pid === undefined) {
-    throw new AppError(STT_SERVER_START_FAILED, `cannot run ${binary}: ${spawned?.code === 'ENOENT' ? 'No such file or directory' : spawned?.message}`);
+    throw new AppError(STT_SERVER_START_FAILED, `cannot run ${binary}: ${describeErrno(spawned?.code, spawned?.message ?? 'not started')}`);
   }
   const pid = child.pid;
   // A daemon that dies without close() must not leave the model loaded on the GPU.
-  const onExit = (): void => signalGroup(pid, 'SIGKILL');
-  process.once('exit', onExit);
+  const forgetExitHook = killGroupAtExit(pid);
+  const graceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      process.off('exit', onExit);
-      signalGroup(pid, 'SIGTERM');
-      await Promise.race([exited, delay(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS)]);
-      // Also after a clean exit: what the server started may still run in its group.
-      signalGroup(pid, 'SIGKILL');
-      await Promise.race([exited, delay(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS)]);
+      forgetExitHook();
+      // stdin is not open: SIGTERM at once; also after a clean exit, for what the server started.
+      await stopGroup(child, { stdinGraceMs: 0, termGraceMs: graceMs, killGraceMs: graceMs });
     })();
     return closing;
   };
@@ -129,16 +130,4 @@ async function probe(url: string): Promise<number | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** Enough to run and to find the GPU; nothing secret. */
-const ALLOWED = new Set(['HOME', 'PATH', 'LANG', 'TZ', 'TMPDIR', 'USER', 'LD_LIBRARY_PATH']);
-const ALLOWED_PREFIXES = ['LC_', 'CUDA_', 'GGML_', 'HIP_', 'ROCR_', 'HSA_', 'VK_', 'OMP_', 'WHISPER_'];
-
-function allowListedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (ALLOWED.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix))) out[name] = value;
-  }
-  return out;
 }

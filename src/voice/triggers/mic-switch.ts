@@ -9,12 +9,17 @@
  * microphone unplugged) or amixer exits, a recording in progress stops, an
  * error event says so, and the switch is looked for again every
  * `retryMs` until it is back.
+ *
+ * The events follower is the process module's spawnInGroup, not execa: it
+ * lives as long as the switch and is read line by line, so execa's result
+ * promise and buffering would only be in the way. The one-shot `amixer
+ * controls` and `cget` go through runCommand (execa).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { AppError } from '../../errors/index.js';
 import { EventBus } from '../../events/index.js';
-import { runCommand } from '../../process/index.js';
+import { allowListedEnv, runCommand, spawnInGroup, stopGroup, type StopTimings } from '../../process/index.js';
 import { describeControl, findCaptureSwitch, parseCgetValues, parseControls, parseEventLine, switchIsOn, type ControlId } from './amixer-output.js';
 
 export type MicSwitchEvent =
@@ -31,7 +36,7 @@ export interface MicSwitchOptions {
   control?: string;
   /** The amixer program. Default "amixer", found on PATH. */
   amixer?: string;
-  /** The children's environment; default an allow-list of this process's. */
+  /** The children's environment; default the process module's allow-list of this process's. */
   env?: NodeJS.ProcessEnv;
   /** Event times, ms since the epoch. */
   now?: () => number;
@@ -39,7 +44,8 @@ export interface MicSwitchOptions {
   retryMs?: number;
 }
 
-const ENV_ALLOWED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_MESSAGES', 'XDG_RUNTIME_DIR', 'PULSE_SERVER', 'PULSE_COOKIE', 'ALSA_CONFIG_PATH'];
+/** `amixer events` does not read stdin and leaves on SIGTERM: a short stdin step, and bounds for a stuck one. */
+const EVENTS_STOP: StopTimings = { stdinGraceMs: 50, termGraceMs: 500, killGraceMs: 500 };
 
 export class MicSwitch {
   private readonly bus = new EventBus<MicSwitchEvent>();
@@ -61,7 +67,7 @@ export class MicSwitch {
     if (!options.device && !options.card) throw new AppError('MIC_SWITCH_CONFIG_INVALID', 'the microphone switch needs a card (config `card`) or an ALSA device');
     this.target = options.device ? ['-D', options.device] : ['-c', options.card!];
     this.amixer = options.amixer ?? 'amixer';
-    this.env = options.env ?? Object.fromEntries(ENV_ALLOWED.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+    this.env = options.env ?? allowListedEnv(process.env);
     this.now = options.now ?? Date.now;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 3000;
     this.retryMs = options.retryMs ?? 2000;
@@ -102,7 +108,7 @@ export class MicSwitch {
   private listen(): Promise<void> {
     // A retry's start() may still be looking for the card when close() comes.
     if (this.closed) return Promise.reject(new AppError('MIC_SWITCH_CLOSED', 'the microphone switch is closed'));
-    const child = spawn('stdbuf', ['-oL', this.amixer, ...this.target, 'events'], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawnInGroup('stdbuf', ['-oL', this.amixer, ...this.target, 'events'], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-500)));
@@ -212,23 +218,7 @@ export class MicSwitch {
   }
 }
 
-/** Closes stdin, then SIGTERM, then SIGKILL to the child's process group, with unref'd timers. */
-async function stopChild(child: ChildProcess | undefined, graceMs = 500): Promise<void> {
-  if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const pid = child.pid;
-  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const within = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
-  const signal = (name: NodeJS.Signals): void => {
-    try {
-      process.kill(-pid, name);
-    } catch {
-      // ESRCH: already gone.
-    }
-  };
-  child.stdin?.end();
-  if (await within(50)) return;
-  signal('SIGTERM');
-  if (await within(graceMs)) return;
-  signal('SIGKILL');
-  await within(graceMs);
+/** The process module's stop: stdin closed, then SIGTERM, then SIGKILL, to amixer's whole group. */
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (child) await stopGroup(child, EVENTS_STOP);
 }

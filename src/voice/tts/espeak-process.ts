@@ -1,17 +1,25 @@
 /**
  * One espeak-ng run: argv without a shell, the text on stdin (a sentence
  * that starts with "-" would otherwise be read as an option, and argv has a
- * length limit), a small environment, and a stop that cannot hang.
+ * length limit), the process module's allow-listed environment, its own
+ * process group, and the module's stop, which cannot hang.
+ *
+ * Not on execa, though it is a one-shot run: its callers (EspeakTts, the
+ * Kokoro phonemizer) hand in the spawn function, which tests use to watch
+ * the real process, and execa takes none; and the audio is read from
+ * stdout as it comes, under a stall timer of the caller's, not as a result.
  */
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
+import { allowListedEnv, inOwnGroup, stopGroup, type StopTimings } from '../../process/index.js';
 
 export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptionsWithoutStdio) => ChildProcessWithoutNullStreams;
 
-/** espeak-ng needs no secrets: only what finds the program, its data and the locale. */
-const ENV_ALLOW = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'ESPEAK_DATA_PATH'];
 const STDERR_TAIL = 2000;
-/** After SIGTERM; espeak-ng exits at once, so this only matters for a stuck process. */
-const KILL_GRACE_MS = 500;
+/**
+ * stdin is closed at the start (it carries the text), so a stop is SIGTERM
+ * at once; espeak-ng exits on it, so the 500 ms only matter for a stuck one.
+ */
+const STOP: StopTimings = { stdinGraceMs: 0, termGraceMs: 500, killGraceMs: 500 };
 
 export interface ProcessEnd {
   code: number | null;
@@ -25,18 +33,12 @@ export interface EspeakRun {
   /** Resolves once the process has exited and its pipes are closed, or failed to start. */
   readonly ended: Promise<ProcessEnd>;
   stderrTail(): string;
-  /** SIGTERM, then SIGKILL if it is still there; a no-op once it has exited. */
+  /** SIGTERM to its group, then SIGKILL if it is still there; a no-op once it has exited. */
   stop(): void;
 }
 
-export function espeakEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const key of ENV_ALLOW) if (process.env[key] !== undefined) env[key] = process.env[key];
-  return env;
-}
-
 export function startEspeak(program: string, args: readonly string[], input: string, spawnFn: SpawnFn = spawn): EspeakRun {
-  const child = spawnFn(program, args, { env: espeakEnv() });
+  const child = spawnFn(program, args, inOwnGroup({ env: allowListedEnv(process.env) }));
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
@@ -51,10 +53,7 @@ export function startEspeak(program: string, args: readonly string[], input: str
   });
   const stop = (): void => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-    timer.unref();
-    child.once('exit', () => clearTimeout(timer));
+    void stopGroup(child, STOP);
   };
   return { child, ended, stderrTail: () => stderr, stop };
 }

@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess, type SpawnOptionsWithoutStdio, type StdioOptions } from 'node:child_process';
+
+/** The code of the AppError for a child that could not be started (ENOENT, EACCES, a missing cwd). */
+export const PROCESS_SPAWN_FAILED = 'PROCESS_SPAWN_FAILED';
+
+export interface InGroupOptions {
+  /** Given, never inherited by default: allowListedEnv(), or the whole environment on purpose. */
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** Spawn options for a child that leads a process group of its own, without a shell. */
+export function inOwnGroup(options: InGroupOptions): SpawnOptionsWithoutStdio {
+  return { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), detached: true, shell: false };
+}
+
+/**
+ * Starts a long-lived child in a process group of its own (stopGroup stops
+ * it and everything it started). One-shot commands go through runCommand,
+ * on execa; this is for children that live as long as their owner and are
+ * read as streams: execa's result promise and buffering would only be in
+ * the way there, and its kill reaches the child, not its group.
+ */
+export function spawnInGroup(command: string, args: readonly string[], options: InGroupOptions & { stdio: StdioOptions }): ChildProcess {
+  return spawn(command, args, { ...inOwnGroup(options), stdio: options.stdio });
+}
+
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  ENOEXEC: 'Exec format error',
+  ENOTDIR: 'Not a directory',
+  EISDIR: 'Is a directory',
+  E2BIG: 'Argument list too long',
+  ENOMEM: 'Cannot allocate memory',
+  // Node's own message quotes the whole value, which may be megabytes.
+  ERR_INVALID_ARG_VALUE: 'an argument or environment value holds a NUL byte',
+};
+
+/** A spawn failure's reason as a person reads it: the system's words for the errno. */
+export function describeErrno(code: string | undefined, fallback: string): string {
+  return (code && ERRNO_TEXT[code]) ?? fallback;
+}
