@@ -2,11 +2,15 @@
  * The one error class of the project. Callers branch on `code`, never on the
  * message text; the HTTP layer is the only place a code becomes a status.
  */
+import type { ErrorCode } from './codes.js';
+
+export { ERROR_CODES, isErrorCode, type ErrorCode } from './codes.js';
+
 export class AppError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly retryable: boolean;
 
-  constructor(code: string, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
@@ -14,7 +18,7 @@ export class AppError extends Error {
   }
 }
 
-export function isAppError(value: unknown, code?: string): value is AppError {
+export function isAppError(value: unknown, code?: ErrorCode): value is AppError {
   return value instanceof AppError && (code === undefined || value.code === code);
 }
 

@@ -77,6 +77,7 @@ export type AssistantEvent =
     })
   | (Base & { type: 'memory.recalled'; stage: 'conversation'; ids: number[]; durationMs: number })
   | (Base & { type: 'state.changed'; stage: 'conversation'; state: ActivityState; previous: ActivityState })
+  /** `code`: one of ERROR_CODES from the project's own stages; the wire format carries any string (a server's, a test's). */
   | (Base & { type: 'error'; stage: string; code: string; message: string; recoverable: boolean });
 
 export type AssistantEventType = AssistantEvent['type'];

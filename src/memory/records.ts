@@ -8,7 +8,7 @@ import type { MemoryKind, MemoryRecord } from './types.js';
 export const MEMORY_DB_FILE = 'memory.sqlite';
 
 const MEMORY_DB: DatabaseIdentity = {
-  codePrefix: 'MEMORY_DB',
+  codes: { corrupt: 'MEMORY_DB_CORRUPT', tooNew: 'MEMORY_DB_TOO_NEW', busy: 'MEMORY_DB_BUSY', unavailable: 'MEMORY_DB_UNAVAILABLE', error: 'MEMORY_DB_ERROR' },
   what: 'the memory database',
   startingOverLoses: 'every saved memory is lost',
 };

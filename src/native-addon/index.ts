@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { AppError, messageOf } from '../errors/index.js';
+import { AppError, messageOf, type ErrorCode } from '../errors/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 /** native/<folder>/build/Release/<file> in this checkout or package. */
@@ -18,7 +18,7 @@ export interface NativeAddonSpec<T> {
   /** What the addon is, for messages: "the echo-cancellation addon". */
   what: string;
   /** The error code every failure carries. */
-  code: string;
+  code: ErrorCode;
   /** How to get it built: "run `bash scripts/setup.sh` (...)". */
   fix: string;
   /** Why the loaded module is not this addon (a missing export), or undefined when it is. */

@@ -1,12 +1,21 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { AppError, messageOf } from '../errors/index.js';
+import { AppError, messageOf, type ErrorCode } from '../errors/index.js';
+
+/** The error codes of one database file. */
+export interface DatabaseCodes {
+  corrupt: ErrorCode;
+  tooNew: ErrorCode;
+  busy: ErrorCode;
+  unavailable: ErrorCode;
+  error: ErrorCode;
+}
 
 /** What a database is to its user: the words and codes its errors use. */
 export interface DatabaseIdentity {
-  /** Error code prefix: `STATE_DB` gives STATE_DB_CORRUPT, STATE_DB_BUSY, ... */
-  codePrefix: string;
+  /** The codes its errors carry, written out (a code is never built from parts). */
+  codes: DatabaseCodes;
   /** For messages: "the state database". */
   what: string;
   /** What starting over with an empty file loses, for the advice on a damaged file. */
@@ -100,7 +109,7 @@ function createPrivately(path: string, identity: DatabaseIdentity): void {
     closeSync(openSync(path, 'wx', 0o600));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
-    throw new AppError(`${identity.codePrefix}_UNAVAILABLE`, `cannot create ${identity.what} ${path}: ${messageOf(error)}`, {
+    throw new AppError(identity.codes.unavailable, `cannot create ${identity.what} ${path}: ${messageOf(error)}`, {
       cause: error,
     });
   }
@@ -143,7 +152,7 @@ function checkNotTooNew(db: Database.Database, path: string, identity: DatabaseI
   const version = userVersion(db);
   if (version > known) {
     throw new AppError(
-      `${identity.codePrefix}_TOO_NEW`,
+      identity.codes.tooNew,
       `${path} has schema version ${version}, written by a newer desktop-assistant; this one knows up to ${known}. ` +
         `Run the newer version, or move the file away to start over (${identity.startingOverLoses}).`,
     );
@@ -165,11 +174,11 @@ function migrate(db: Database.Database, path: string, identity: DatabaseIdentity
 /** Turns what better-sqlite3 throws into the project's errors; AppErrors pass through. */
 export function sqliteError(error: unknown, path: string, identity: DatabaseIdentity): unknown {
   if (error instanceof AppError || !(error instanceof Database.SqliteError)) return error;
-  const { codePrefix: prefix, what } = identity;
+  const { codes, what } = identity;
   const code = error.code;
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     return new AppError(
-      `${prefix}_CORRUPT`,
+      codes.corrupt,
       `${path} is not a readable SQLite database (${error.message}). Nothing in it was changed. ` +
         `Move it away (with its -wal and -shm files, if any), e.g. \`mv "${path}" "${path}.broken"\`; ` +
         `the next start creates an empty one (${identity.startingOverLoses}).`,
@@ -177,16 +186,16 @@ export function sqliteError(error: unknown, path: string, identity: DatabaseIden
     );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new AppError(`${prefix}_BUSY`, `${path} is locked by another process: ${error.message}`, {
+    return new AppError(codes.busy, `${path} is locked by another process: ${error.message}`, {
       cause: error,
       retryable: true,
     });
   }
   if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_READONLY') ||
       code.startsWith('SQLITE_IOERR') || code === 'SQLITE_FULL' || code === 'SQLITE_AUTH') {
-    return new AppError(`${prefix}_UNAVAILABLE`, `cannot use ${what} ${path}: ${error.message} (${code})`, {
+    return new AppError(codes.unavailable, `cannot use ${what} ${path}: ${error.message} (${code})`, {
       cause: error,
     });
   }
-  return new AppError(`${prefix}_ERROR`, `${what} ${path}: ${error.message} (${code})`, { cause: error });
+  return new AppError(codes.error, `${what} ${path}: ${error.message} (${code})`, { cause: error });
 }

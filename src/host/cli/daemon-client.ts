@@ -1,5 +1,5 @@
 import { configDir, loadConfig } from '../../config/index.js';
-import { AppError, messageOf } from '../../errors/index.js';
+import { AppError, isErrorCode, messageOf } from '../../errors/index.js';
 import { readToken, tokenPath } from '../http/index.js';
 import { UsageError } from './command.js';
 
@@ -77,7 +77,7 @@ async function answerOf<T>(response: Response, url: string, tokenFile: string): 
   }
   if (response.ok) return body as T;
   const error = (body as { error?: { code?: unknown; message?: unknown } }).error;
-  const code = typeof error?.code === 'string' ? error.code : 'DAEMON_HTTP_ERROR';
+  const code = isErrorCode(error?.code) ? error.code : 'DAEMON_HTTP_ERROR';
   const message = typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`;
   if (code === 'UNAUTHORIZED') {
     throw new AppError(

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isAppError, messageOf } from '../../errors/index.js';
+import { isAppError, messageOf, type ErrorCode } from '../../errors/index.js';
 
 /** The one place where an error code becomes an HTTP status. */
-const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
+const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   UNAUTHORIZED: 401,
   FORBIDDEN_HOST: 403,
   FORBIDDEN_ORIGIN: 403,
@@ -21,11 +21,11 @@ const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
   STATE_DB_BUSY: 503,
 };
 
-export function statusOf(code: string): ContentfulStatusCode {
+export function statusOf(code: ErrorCode): ContentfulStatusCode {
   return STATUS_BY_CODE[code] ?? 500;
 }
 
-export function errorResponse(c: Context, code: string, message: string): Response {
+export function errorResponse(c: Context, code: ErrorCode, message: string): Response {
   return c.json({ error: { code, message } }, statusOf(code));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/errors/index.js';
+import { AppError, type ErrorCode } from '../../../src/errors/index.js';
 import { createAssistantBus } from '../../../src/events/index.js';
 import { Speaker } from '../../../src/voice/session/speaker.js';
 import { recordingOutput } from './voice-fakes.js';
@@ -11,7 +11,7 @@ describe('Speaker', () => {
     bus.subscribe((e) => {
       if (e.type === 'error') errors.push(e.code);
     });
-    const failing = (code: string) => ({
+    const failing = (code: ErrorCode) => ({
       name: 'failing',
       async *synthesize(): AsyncIterable<Int16Array> {
         throw new AppError(code, `synthesis ${code}`);
