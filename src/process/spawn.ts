@@ -15,11 +15,10 @@ export function inOwnGroup(options: InGroupOptions): SpawnOptionsWithoutStdio {
 }
 
 /**
- * Starts a long-lived child in a process group of its own (stopGroup stops
- * it and everything it started). One-shot commands go through runCommand,
- * on execa; this is for children that live as long as their owner and are
- * read as streams: execa's result promise and buffering would only be in
- * the way there, and its kill reaches the child, not its group.
+ * Starts a child in a process group of its own, without a shell (stopGroup
+ * stops it and everything it started): the long-lived ones read as streams
+ * (MCP servers, whisper-server, amixer's events, espeak-ng), and runCommand's
+ * one-shot runs.
  */
 export function spawnInGroup(command: string, args: readonly string[], options: InGroupOptions & { stdio: StdioOptions }): ChildProcess {
   return spawn(command, args, { ...inOwnGroup(options), stdio: options.stdio });

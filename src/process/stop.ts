@@ -20,8 +20,8 @@ export interface StopOptions {
 }
 
 /**
- * The one stop of a child spawned in its own group (spawnInGroup, or
- * execa with `detached`): stdin closed, then SIGTERM, then SIGKILL, to the
+ * The one stop of a child spawned in its own group (spawnInGroup, or a
+ * caller's spawn with inOwnGroup's options): stdin closed, then SIGTERM, then SIGKILL, to the
  * whole group, so what the child started stops too. The stdin step is
  * skipped for a child without stdin or whose stdin is already closed, and
  * waits for the child itself; the signal steps wait for the whole group.

@@ -19,7 +19,7 @@ function outsideProcessModule(pattern: RegExp): string[] {
 }
 
 describe('the process module is the one place that', () => {
-  it('uses execa', () => {
+  it('would hold a command runner such as execa (none is used: see run-command.ts)', () => {
     expect(outsideProcessModule(/from ['"]execa['"]/)).toEqual([]);
     // The check itself finds what it looks for.
     expect(outsideProcessModule(/export async function runToolFile\(/)).toEqual([join('src', 'tool-files', 'run.ts')]);
