@@ -13,7 +13,7 @@ export interface BrowserSettings {
 export function browserSettings(config: AdaptersConfig['browser']): BrowserSettings {
   return {
     chromiumPath: config.chromium,
-    callTimeoutMs: Math.round(config.timeout * 1000),
+    callTimeoutMs: config.timeout.ms,
     maxNavigations: config.max_navigations,
     maxOutputChars: config.max_output_chars,
   };

@@ -24,7 +24,7 @@ export function interpreterSettings(config: Config, configDir: string): Interpre
     command: command.includes('/') && !isAbsolute(command) ? resolve(configDir, command) : command,
     args: [...section.args],
     cwd: resolve(configDir, expandHome(section.cwd)),
-    timeoutMs: Math.round(section.timeout * 1000),
+    timeoutMs: section.timeout.ms,
     maxOutputChars: section.max_output_chars,
     extraEnv: Object.fromEntries(Object.entries(config.env).map(([key, value]) => [key, String(value)])),
   };

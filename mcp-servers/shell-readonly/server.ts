@@ -21,7 +21,7 @@ export function settingsFromConfig(config: Config): ShellReadonlySettings {
   const section = config.adapters.shell_readonly;
   return {
     allowedDirs: section.allowed_dirs.map(expandHome),
-    timeoutMs: Math.round(section.timeout * 1000),
+    timeoutMs: section.timeout.ms,
     maxOutputChars: section.max_output_chars,
   };
 }

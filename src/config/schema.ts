@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { Duration, seconds } from './duration.js';
+
+const SERVER_TIMEOUT_SECONDS = 60;
+/** `[mcp.<name>] timeout` when a server has no table of its own. */
+export const DEFAULT_SERVER_TIMEOUT = new Duration(SERVER_TIMEOUT_SECONDS);
 
 /**
  * The one source of truth for config.toml: every key, its type and its
@@ -61,7 +66,7 @@ const mcpServerSchema = z.strictObject({
   /** Per-tool risk set by the user, by the tool's name on that server: a trusted source. */
   risk: z.record(z.string(), z.enum(RISKS)).default({}),
   /** Seconds a call may take. */
-  timeout: z.number().positive().max(3600).default(60),
+  timeout: seconds(z.number().positive().max(3600), SERVER_TIMEOUT_SECONDS),
 });
 
 /** `[adapters.<name>]`: the project's own tool servers beyond the tool files. */
@@ -72,7 +77,7 @@ const adaptersSchema = z.strictObject({
       /** Working directories and path arguments must resolve (after symlinks) inside these. */
       allowed_dirs: z.array(z.string().min(1)).default(['~']),
       /** Seconds a command may run. */
-      timeout: z.number().positive().max(600).default(10),
+      timeout: seconds(z.number().positive().max(600), 10),
       max_output_chars: z.int().min(100).default(20000),
     })
     .prefault({}),
@@ -86,7 +91,7 @@ const adaptersSchema = z.strictObject({
       args: z.array(z.string()).default(['--auto_run', '{task}']),
       /** Where tasks run unless the call names a folder inside it. */
       cwd: z.string().default('~'),
-      timeout: z.number().positive().max(3600).default(300),
+      timeout: seconds(z.number().positive().max(3600), 300),
       max_output_chars: z.int().min(100).default(20000),
     })
     .prefault({}),
@@ -96,7 +101,7 @@ const adaptersSchema = z.strictObject({
       /** Debian's Chromium, driven by playwright-core. */
       chromium: z.string().min(1).default('/usr/bin/chromium'),
       /** Seconds per tool call, navigation included. */
-      timeout: z.number().positive().max(300).default(20),
+      timeout: seconds(z.number().positive().max(300), 20),
       /** Navigations (redirects included) per call. */
       max_navigations: z.int().min(1).max(50).default(5),
       max_output_chars: z.int().min(100).default(20000),
@@ -122,7 +127,7 @@ const memorySchema = z.strictObject({
       url: z.union([z.literal(''), z.string().url()]).default(''),
       model: z.string().default(''),
       /** Seconds per request. */
-      timeout: z.number().positive().max(600).default(30),
+      timeout: seconds(z.number().positive().max(600), 30),
     })
     .prefault({}),
 });
@@ -136,10 +141,10 @@ const routerSchema = z.strictObject({
   /** Per tool (by its exposed name): allow, confirm or deny, over the risk level's policy. */
   tools: z.record(z.string(), z.enum(DECISIONS)).default({}),
   /** Seconds to wait for a confirmation; no answer = denied. */
-  confirm_timeout: z.number().positive().max(3600).default(30),
+  confirm_timeout: seconds(z.number().positive().max(3600), 30),
   /** Per-turn budgets. */
   max_calls: z.int().min(0).default(8),
-  max_tool_seconds: z.number().positive().default(120),
+  max_tool_seconds: seconds(z.number().positive(), 120),
   max_output_chars: z.int().min(100).default(4000),
   max_turn_output_chars: z.int().min(100).default(16000),
 });
@@ -192,7 +197,7 @@ const configTables = z.strictObject({
   /** The most tokens one reply of the model may have (sent as max_tokens); a reply cut there ends the turn with what came. */
   max_reply_tokens: z.int().min(1).max(1_000_000).default(1024),
   /** The longest one reply may stream, seconds; past it the turn ends with what came and says so. */
-  max_reply_seconds: z.number().positive().max(3600).default(120),
+  max_reply_seconds: seconds(z.number().positive().max(3600), 120),
   whisper: z
     .strictObject({
       model: z.string().default('~/.local/share/desktop-assistant/models/whisper/ggml-large-v3-turbo-q5_0.bin'),

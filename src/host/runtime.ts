@@ -83,7 +83,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       firstTokenTimeoutMs: LLM_FIRST_TOKEN_TIMEOUT_MS,
       idleTimeoutMs: LLM_IDLE_TIMEOUT_MS,
       maxReplyTokens: config.max_reply_tokens,
-      maxReplyMs: config.max_reply_seconds * 1000,
+      maxReplyMs: config.max_reply_seconds.ms,
     });
   const recall = memoryEnabled(config, env) ? hubMemoryRecall(hub, config.memory) : undefined;
   // While the servers start, not in the first turn; closing the host stops it (a server that never answers must not keep the process alive).

@@ -20,5 +20,5 @@ export function embedderFromConfig(config: Config, env: NodeJS.ProcessEnv = proc
   const { url, model, timeout } = config.memory.embeddings;
   if (url === '') return new HashedEmbedder();
   const apiKey = env.DESKTOP_ASSISTANT_EMBEDDINGS_API_KEY;
-  return new HttpEmbedder({ url, model, timeoutMs: Math.round(timeout * 1000), ...(apiKey ? { apiKey } : {}) });
+  return new HttpEmbedder({ url, model, timeoutMs: timeout.ms, ...(apiKey ? { apiKey } : {}) });
 }

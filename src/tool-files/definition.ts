@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { describeIssues, parseToml } from '../config/index.js';
+import { describeIssues, parseToml, seconds } from '../config/index.js';
 
 /**
  * One `tools/<name>.toml` file: a command run without a shell, described to
@@ -30,7 +30,7 @@ export const toolFileSchema = z.strictObject({
   description: z.string().min(1).max(MAX_DESCRIPTION_CHARS),
   command: z.array(z.string()).min(1),
   /** Seconds, as the file says; converted to milliseconds where it is used. */
-  timeout: z.number().positive().max(3600).default(10),
+  timeout: seconds(z.number().positive().max(3600), 10),
   risk: z.enum(RISK_LEVELS).default('read'),
   announce: z.record(z.string(), z.array(z.string().min(1))).default({}),
   params: z

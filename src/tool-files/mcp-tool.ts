@@ -26,7 +26,7 @@ export function toMcpTool(tool: ToolDefinition): Tool {
     _meta: {
       [META_RISK]: tool.risk,
       [META_ANNOUNCE]: tool.announce,
-      [META_TIMEOUT_MS]: Math.round(tool.timeout * 1000),
+      [META_TIMEOUT_MS]: tool.timeout.ms,
     },
   };
 }

@@ -31,7 +31,7 @@ export async function runToolFile(tool: ToolDefinition, args: unknown, options: 
   const outcome = await runCommand(argv, {
     // The server's whole environment on purpose, not the allow-list: a tool file is the owner's own program.
     env: { ...process.env, ...options.env },
-    timeoutMs: Math.round(tool.timeout * 1000),
+    timeoutMs: tool.timeout.ms,
     signal: options.signal,
     // Bytes, not characters: a generous multiple of the character limit.
     maxStdoutBytes: MAX_OUTPUT_CHARS * 8,

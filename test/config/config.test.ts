@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { configDir, dataDir, defaultConfig, readConfig, validateConfig, voiceLanguages } from '../../src/config/index.js';
+import { asWritten, configDir, dataDir, defaultConfig, readConfig, validateConfig, voiceLanguages } from '../../src/config/index.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 describe('config merge over the built-in defaults', () => {
@@ -118,7 +118,7 @@ describe('folders', () => {
 describe('[mcp.<name>] servers', () => {
   it('reads a server with its defaults', () => {
     const result = validateConfig({ mcp: { files: { command: 'npx', args: ['x'] } } });
-    expect(result.ok && result.config.mcp.files).toEqual({ command: 'npx', args: ['x'], env: {}, enabled: true, trusted: false, risk: {}, timeout: 60 });
+    expect(result.ok && asWritten(result.config.mcp.files)).toEqual({ command: 'npx', args: ['x'], env: {}, enabled: true, trusted: false, risk: {}, timeout: 60 });
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/index.js';
+import { asWritten, defaultConfig } from '../../src/config/index.js';
 import { connectToolsServer, resultText } from '../helpers/mcp-stdio.js';
 import { EXAMPLES } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -21,7 +21,7 @@ describe('examples/config.toml', () => {
     const text = await readFile(join(EXAMPLES, 'config.toml'), 'utf8');
     const shown = parse(uncommentSettings(text)) as Record<string, unknown>;
     // [env] holds examples and [mcp.*] is shown as an indented example: both default to empty.
-    expect({ ...shown, env: {}, mcp: {} }).toEqual(defaultConfig());
+    expect({ ...shown, env: {}, mcp: {} }).toEqual(asWritten(defaultConfig()));
     expect(Object.keys(shown.env as object)).toEqual(['SEARXNG_URL', 'WEATHER_ENV', 'CALENDAR_DIR']);
   });
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { asWritten } from '../../src/config/index.js';
 import { loadToolDir, parseToolFile, renderArgv, toMcpTool } from '../../src/tool-files/index.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
@@ -20,7 +21,8 @@ describe('tool file', () => {
     );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.tool).toMatchObject({
+    // Durations are read in seconds and held as Duration: asWritten gives the seconds back.
+    expect(asWritten(result.tool)).toMatchObject({
       name: 'weather',
       timeout: 10,
       risk: 'read',

@@ -35,7 +35,7 @@ export function hubMemoryRecall(hub: ToolHub, config: MemoryConfig): MemoryRecal
       if (config.top_k === 0 || query.trim() === '') return [];
       const tool = hub.tools().find((t) => t.server === MEMORY_SERVER && t.serverToolName === SEARCH_TOOL);
       if (!tool) return [];
-      const timeoutMs = Math.min(RECALL_TIMEOUT_MS, config.embeddings.timeout * 1000);
+      const timeoutMs = Math.min(RECALL_TIMEOUT_MS, config.embeddings.timeout.ms);
       const result = await hub.callTool(tool.name, { query, k: config.top_k, min_score: config.min_score }, { signal, timeoutMs });
       return recalledFrom(result);
     },

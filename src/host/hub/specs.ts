@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expandHome, type AdaptersConfig, type Config, type McpServerConfig } from '../../config/index.js';
+import { expandHome, type AdaptersConfig, type Config, type Duration, type McpServerConfig } from '../../config/index.js';
 import { memoryEnabled } from '../../memory/index.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { ServerSpec } from './types.js';
@@ -45,21 +45,21 @@ export function builtinServerPath(folder: string): string {
 export function builtinAdapterSpecs(adapters: AdaptersConfig, configDir: string, env: NodeJS.ProcessEnv): ServerSpec[] {
   const interpreterSwitch = env.OWNER_OPENINTERPRETER_ENABLED;
   const interpreterOn = interpreterSwitch === '1' || (interpreterSwitch !== '0' && adapters.openinterpreter.enabled);
-  const wanted: [string, boolean, number][] = [
+  const wanted: [string, boolean, Duration][] = [
     ['shell-readonly', adapters.shell_readonly.enabled, adapters.shell_readonly.timeout],
     ['open-interpreter', interpreterOn, adapters.openinterpreter.timeout],
     ['browser', adapters.browser.enabled, adapters.browser.timeout],
   ];
   return wanted
     .filter(([, enabled]) => enabled)
-    .map(([name, , timeoutSeconds]) => ({
+    .map(([name, , timeout]) => ({
       name,
       command: process.execPath,
       args: [builtinServerPath(name), '--config-dir', configDir],
       trusted: true,
       builtin: true,
       // The server enforces its own limit; this one only catches a server that stops answering.
-      callTimeoutMs: Math.round(timeoutSeconds * 1000) + 10_000,
+      callTimeoutMs: timeout.ms + 10_000,
     }));
 }
 
@@ -80,7 +80,7 @@ export function builtinMemorySpecs(config: Config, configDir: string, env: NodeJ
       trusted: true,
       builtin: true,
       // An embeddings endpoint may take its whole timeout; the store's own work is milliseconds.
-      callTimeoutMs: Math.round(config.memory.embeddings.timeout * 1000) + 10_000,
+      callTimeoutMs: config.memory.embeddings.timeout.ms + 10_000,
     },
   ];
 }
@@ -99,6 +99,6 @@ export function thirdPartyServerSpecs(mcp: Readonly<Record<string, McpServerConf
       trusted: server.trusted,
       builtin: false,
       inheritEnv: 'allow-list' as const,
-      callTimeoutMs: Math.round(server.timeout * 1000),
+      callTimeoutMs: server.timeout.ms,
     }));
 }

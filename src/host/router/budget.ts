@@ -11,13 +11,13 @@ export class TurnBudget {
   /** Why no further call may run in this turn, or undefined when one may. */
   exhausted(): string | undefined {
     if (this.calls >= this.limits.max_calls) return `the turn already made ${this.calls} tool calls (limit ${this.limits.max_calls})`;
-    if (this.remainingRuntimeMs() <= 0) return `the turn's tool calls already ran ${Math.round(this.runtimeMs)} ms (limit ${this.limits.max_tool_seconds} s)`;
+    if (this.remainingRuntimeMs() <= 0) return `the turn's tool calls already ran ${Math.round(this.runtimeMs)} ms (limit ${this.limits.max_tool_seconds.seconds} s)`;
     if (this.remainingOutputChars() <= 0) return `the turn's tool calls already returned ${this.outputChars} characters (limit ${this.limits.max_turn_output_chars})`;
     return undefined;
   }
 
   remainingRuntimeMs(): number {
-    return this.limits.max_tool_seconds * 1000 - this.runtimeMs;
+    return this.limits.max_tool_seconds.ms - this.runtimeMs;
   }
 
   remainingOutputChars(): number {

@@ -1,4 +1,4 @@
-import type { Config } from '../../config/index.js';
+import { DEFAULT_SERVER_TIMEOUT, type Config, type Duration } from '../../config/index.js';
 import type { Decision, Risk } from '../../events/index.js';
 import type { HubTool, ServerStatus } from '../hub/index.js';
 import { META_ALLOW_UNLESS_SENSITIVE, META_ANNOUNCE, META_RISK, META_SENSITIVE_ARGUMENT, META_TIMEOUT_MS } from '../../tool-meta/index.js';
@@ -84,8 +84,9 @@ function announcementsOf(value: unknown): Record<string, string[]> {
   return out;
 }
 
-function callTimeoutMs(meta: Record<string, unknown>, builtin: boolean, configuredSeconds: number | undefined): number {
+function callTimeoutMs(meta: Record<string, unknown>, builtin: boolean, configured: Duration | undefined): number {
   const declared = meta[META_TIMEOUT_MS];
   if (builtin && typeof declared === 'number' && declared > 0) return declared + TOOL_FILE_GRACE_MS;
-  return (configuredSeconds ?? 60) * 1000;
+  // The built-in servers have no [mcp.<name>] table: the table's default.
+  return (configured ?? DEFAULT_SERVER_TIMEOUT).ms;
 }

@@ -218,7 +218,7 @@ export class ToolRouter {
     const why = askReason === undefined ? {} : { reason: askReason };
     this.emit(turn, { type: 'tool.confirmation_requested', stage: 'tool', callId, tool: tool.name, risk: tool.risk, argsSummary, ...why });
     const request = { callId, turnId: turn.turnId, entry: turn.entry, tool: tool.name, server: tool.server, risk: tool.risk, argsSummary, ...why };
-    const { outcome, reason } = await askWithTimeout(turn.confirmation, request, this.options.config.router.confirm_timeout * 1000, turn.signal);
+    const { outcome, reason } = await askWithTimeout(turn.confirmation, request, this.options.config.router.confirm_timeout.ms, turn.signal);
     switch (outcome) {
       case 'approved':
         return { ...base, decidedBy: 'user', approved: true, status: 'ok', code: '', message: '' };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stringify } from 'smol-toml';
-import { configDir, readConfig, type Config } from '../../../config/index.js';
+import { asWritten, configDir, readConfig, type Config } from '../../../config/index.js';
 import { loadToolDir } from '../../../tool-files/index.js';
 import type { CliCommand } from '../command.js';
 
@@ -24,10 +24,11 @@ export const configCheckCommand: CliCommand = {
     }
     if (!config.ok) return 1;
     io.stdout.write(`# ${config.path}${config.found ? '' : ' (not found: built-in defaults)'}\n`);
-    io.stdout.write(stringify(withSecretsHidden(config.config)));
+    // As the file would say it: durations in seconds.
+    io.stdout.write(stringify(asWritten(withSecretsHidden(config.config)) as Record<string, unknown>));
     io.stdout.write(`\n# tools in ${toolsDir}: ${tools.tools.length}\n`);
     for (const tool of tools.tools) {
-      io.stdout.write(`# ${tool.name} (${tool.risk}, timeout ${tool.timeout} s): ${JSON.stringify(tool.command)}\n`);
+      io.stdout.write(`# ${tool.name} (${tool.risk}, timeout ${tool.timeout.seconds} s): ${JSON.stringify(tool.command)}\n`);
     }
     return 0;
   },
