@@ -14,7 +14,7 @@ export const ALLOWED_PROGRAMS: readonly string[] = [...Object.keys(SIMPLE_COMMAN
 /**
  * Decides whether a call may run, and how: the program by name from the
  * allow-list, cwd and every path argument inside the allowed directories,
- * every option on the command's allow-list. Throws a ShellError otherwise.
+ * every option on the command's allow-list. Throws a shell error (SHELL_*) otherwise.
  */
 export async function planCommand(input: ShellInput, guard: PathGuard): Promise<CommandPlan> {
   const program = input.argv[0] ?? '';

@@ -1,6 +1,6 @@
 import { access, constants } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
-import { ShellError } from './errors.js';
+import { shellError } from './errors.js';
 import type { PathGuard } from './path-guard.js';
 
 /** Where programs are looked up: never the caller's PATH, never a path the caller gives. */
@@ -16,7 +16,7 @@ export async function findProgram(name: string): Promise<string> {
       // not in this directory
     }
   }
-  throw new ShellError('SHELL_FAILED', `${name} is allowed but not installed in ${PROGRAM_DIRS.join(' or ')}`);
+  throw shellError('SHELL_FAILED', `${name} is allowed but not installed in ${PROGRAM_DIRS.join(' or ')}`);
 }
 
 /**

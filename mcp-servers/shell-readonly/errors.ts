@@ -1,4 +1,4 @@
-import { AppError } from '../../src/errors/index.js';
+import { AppError, isAppError } from '../../src/errors/index.js';
 
 /** The stable codes a shell.readonly error result carries; callers branch on these. */
 export type ShellErrorCode =
@@ -11,22 +11,21 @@ export type ShellErrorCode =
 /** Extra fields of an error result: exit code, stderr's last lines, partial stdout. */
 export type ShellErrorDetails = Record<string, string | number>;
 
-export class ShellError extends AppError {
-  override readonly code: ShellErrorCode;
-  readonly details: ShellErrorDetails;
-
-  constructor(code: ShellErrorCode, message: string, details: ShellErrorDetails = {}) {
-    super(code, message);
-    this.code = code;
-    this.details = details;
-  }
+/** A shell.readonly error: the project's one error class, with the server's code and details. */
+export function shellError(code: ShellErrorCode, message: string, details: ShellErrorDetails = {}): AppError {
+  return new AppError(code, message, { details });
 }
 
-export const refused = (message: string): ShellError => new ShellError('SHELL_COMMAND_REFUSED', message);
-export const invalid = (message: string): ShellError => new ShellError('SHELL_ARGUMENTS_INVALID', message);
+/** One of this server's errors (any other is turned into SHELL_FAILED). */
+export function isShellError(value: unknown, code?: ShellErrorCode): value is AppError {
+  return isAppError(value) && value.code.startsWith('SHELL_') && (code === undefined || value.code === code);
+}
+
+export const refused = (message: string): AppError => shellError('SHELL_COMMAND_REFUSED', message);
+export const invalid = (message: string): AppError => shellError('SHELL_ARGUMENTS_INVALID', message);
 
 /** The result text of an error: `{"error":{"code":...,"message":...}}`, one line. */
-export function errorText(error: ShellError): string {
+export function errorText(error: AppError): string {
   return JSON.stringify({ error: { code: error.code, message: error.message, ...error.details } });
 }
 

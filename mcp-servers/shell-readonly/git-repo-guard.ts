@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
-import { ShellError, refused } from './errors.js';
+import { shellError, isShellError, refused } from './errors.js';
 import type { PathGuard } from './path-guard.js';
 
 /** Runs git with the tool's environment and safety config; resolves with its exit code and stdout. */
@@ -60,8 +60,8 @@ async function insideOrThrow(guard: PathGuard, path: string, what: string): Prom
   try {
     await guard.check(path, sep, path);
   } catch (error) {
-    if (error instanceof ShellError && error.code === 'SHELL_PATH_OUTSIDE') {
-      throw new ShellError('SHELL_PATH_OUTSIDE', `git refused: the repository's ${what} ${path} is outside the allowed directories: ${guard.roots.join(', ')}`);
+    if (isShellError(error, 'SHELL_PATH_OUTSIDE')) {
+      throw shellError('SHELL_PATH_OUTSIDE', `git refused: the repository's ${what} ${path} is outside the allowed directories: ${guard.roots.join(', ')}`);
     }
     throw error;
   }

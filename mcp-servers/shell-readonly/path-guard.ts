@@ -1,6 +1,6 @@
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, sep } from 'node:path';
-import { ShellError } from './errors.js';
+import { shellError } from './errors.js';
 
 /** Symlinks followed before a path counts as unresolvable: the kernel's own limit (MAXSYMLINKS). */
 const MAX_LINKS = 40;
@@ -38,7 +38,7 @@ export class PathGuard {
   /** The default working directory: the first allowed directory. */
   get home(): string {
     const first = this.roots[0];
-    if (first === undefined) throw new ShellError('SHELL_PATH_OUTSIDE', 'none of the allowed directories exists; check [adapters.shell_readonly] allowed_dirs');
+    if (first === undefined) throw shellError('SHELL_PATH_OUTSIDE', 'none of the allowed directories exists; check [adapters.shell_readonly] allowed_dirs');
     return first;
   }
 
@@ -53,11 +53,11 @@ export class PathGuard {
   async check(value: string, base: string, what: string): Promise<CheckedPath> {
     const raw = isAbsolute(value) ? value : `${base}${sep}${value}`;
     const resolved = await resolveLoosely(raw, 0).catch((error: unknown) => {
-      throw new ShellError('SHELL_PATH_OUTSIDE', `${what} cannot be resolved (${(error as Error).message}), so it cannot be shown to lie inside the allowed directories`);
+      throw shellError('SHELL_PATH_OUTSIDE', `${what} cannot be resolved (${(error as Error).message}), so it cannot be shown to lie inside the allowed directories`);
     });
     if (!this.isInside(resolved.real)) {
       const via = resolved.real === raw ? '' : ` (resolves to ${resolved.real})`;
-      throw new ShellError('SHELL_PATH_OUTSIDE', `${what}${via} is outside the allowed directories: ${this.roots.join(', ')}`);
+      throw shellError('SHELL_PATH_OUTSIDE', `${what}${via} is outside the allowed directories: ${this.roots.join(', ')}`);
     }
     return resolved;
   }

@@ -1,6 +1,6 @@
 import { runCommand, type CommandOutcome } from '../../src/process/index.js';
 import { commandEnvironment, findProgram } from './environment.js';
-import { ShellError } from './errors.js';
+import { shellError } from './errors.js';
 import { checkRepository } from './git-repo-guard.js';
 import type { PathGuard } from './path-guard.js';
 import type { CommandPlan } from './plan.js';
@@ -14,7 +14,7 @@ const STDERR_LINES = 10;
 
 /**
  * Runs a plan and returns the text for the model; anything else is a
- * ShellError (timeout, non-zero exit, cancel). One deadline covers the
+ * shell error (timeout, non-zero exit, cancel). One deadline covers the
  * git repository check and the command.
  */
 export async function runPlan(plan: CommandPlan, guard: PathGuard, limits: RunLimits, signal?: AbortSignal): Promise<string> {
@@ -38,7 +38,7 @@ export async function runPlan(plan: CommandPlan, guard: PathGuard, limits: RunLi
   if (outcome.exitCode !== 0 && quiet === undefined) {
     const stderr = lastLines(outcome.stderrTail);
     const status = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
-    throw new ShellError('SHELL_FAILED', `${plan.program} ${status}${stderr ? `: ${stderr.split('\n').at(-1)}` : ''}`, {
+    throw shellError('SHELL_FAILED', `${plan.program} ${status}${stderr ? `: ${stderr.split('\n').at(-1)}` : ''}`, {
       ...(outcome.exitCode === null ? {} : { exitCode: outcome.exitCode }),
       stderr,
       ...(outcome.stdout ? { stdout: truncate(outcome.stdout, outcome.stdoutDroppedBytes, limits.maxOutputChars) } : {}),
@@ -57,11 +57,11 @@ function settle(program: string, outcome: CommandOutcome, limits: RunLimits): Ex
     case 'exited':
       return outcome;
     case 'timeout':
-      throw new ShellError('SHELL_TIMEOUT', `${program} did not finish within ${limits.timeoutMs / 1000} s and was stopped`);
+      throw shellError('SHELL_TIMEOUT', `${program} did not finish within ${limits.timeoutMs / 1000} s and was stopped`);
     case 'cancelled':
-      throw new ShellError('SHELL_FAILED', `${program} was cancelled`);
+      throw shellError('SHELL_FAILED', `${program} was cancelled`);
     case 'spawn-error':
-      throw new ShellError('SHELL_FAILED', `cannot run ${program}: ${outcome.reason}`);
+      throw shellError('SHELL_FAILED', `cannot run ${program}: ${outcome.reason}`);
   }
 }
 

@@ -1,11 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { expandHome, type Config } from '../../src/config/index.js';
-import { messageOf } from '../../src/errors/index.js';
+import { messageOf, type AppError } from '../../src/errors/index.js';
 import { logEvent, type LogSink } from '../../src/log/index.js';
 import { PACKAGE_VERSION } from '../../src/package-root.js';
 import { planCommand } from './command-policy.js';
-import { errorText, ShellError } from './errors.js';
+import { errorText, shellError, isShellError } from './errors.js';
 import { parseInput } from './input.js';
 import { PathGuard } from './path-guard.js';
 import { runPlan, type RunLimits } from './runner.js';
@@ -46,7 +46,7 @@ export async function createShellReadonlyServer(settings: ShellReadonlySettings,
     if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
     if (params.name !== TOOL_NAME) {
-      return errorResult(new ShellError('SHELL_ARGUMENTS_INVALID', `no tool named ${JSON.stringify(params.name)}; this server has ${TOOL_NAME}`));
+      return errorResult(shellError('SHELL_ARGUMENTS_INVALID', `no tool named ${JSON.stringify(params.name)}; this server has ${TOOL_NAME}`));
     }
     return callShellReadonly(params.arguments, guard, settings, { signal: extra.signal, log });
   };
@@ -67,7 +67,7 @@ export async function callShellReadonly(
     return { content: [{ type: 'text', text }] };
   } catch (caught) {
     // Anything unforeseen is still an answer, not a protocol error.
-    const error = caught instanceof ShellError ? caught : new ShellError('SHELL_FAILED', messageOf(caught));
+    const error = isShellError(caught) ? caught : shellError('SHELL_FAILED', messageOf(caught));
     if (error.code === 'SHELL_COMMAND_REFUSED' || error.code === 'SHELL_PATH_OUTSIDE') {
       logEvent('warn', 'shell_readonly_refused', { code: error.code, reason: error.message, argv: (args as { argv?: unknown } | undefined)?.argv }, options.log);
     }
@@ -75,6 +75,6 @@ export async function callShellReadonly(
   }
 }
 
-function errorResult(error: ShellError): CallToolResult {
+function errorResult(error: AppError): CallToolResult {
   return { content: [{ type: 'text', text: errorText(error) }], isError: true };
 }

@@ -9,12 +9,15 @@ export { ERROR_CODES, isErrorCode, type ErrorCode } from './codes.js';
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly retryable: boolean;
+  /** Facts a caller may show with the message (an exit code, the end of stderr); never secrets. */
+  readonly details: Readonly<Record<string, string | number>>;
 
-  constructor(code: ErrorCode, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; retryable?: boolean; details?: Record<string, string | number> } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.retryable = options.retryable ?? false;
+    this.details = options.details ?? {};
   }
 }
 
