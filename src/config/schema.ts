@@ -167,6 +167,8 @@ const duplexSchema = z.strictObject({
   false_interruption_timeout_ms: z.int().min(0).max(30_000).default(2000),
   /** Longest wait for cleanup after an error before listening again. */
   recovery_timeout_ms: z.int().min(100).max(60_000).default(3000),
+  /** Measure the room at start-up (a one-second chirp): the echo's delay and level and the noise, as a voice.room event and in /state. */
+  calibrate: z.boolean().default(true),
   /** A second, less suppressed echo canceller that catches speech over loud echo sooner (see BENCHMARKS.md, echo). */
   double_talk: z.boolean().default(true),
   /** WebRTC echo suppression: "high" keeps the assistant's voice from sounding like the user's. */

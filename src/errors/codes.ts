@@ -205,6 +205,7 @@ const SPEECH = [
 
 /** The voice as a whole, and its turns. */
 const VOICE = [
+  'VOICE_ROOM_UNMEASURED',
   'VOICE_BUSY',
   'VOICE_DISABLED',
   'VOICE_FAILED',

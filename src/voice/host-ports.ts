@@ -61,6 +61,22 @@ export interface VoiceConversation {
   anticipate(text: string): void;
 }
 
+/** The room as the full-duplex voice measured it at start-up: the test chirp's echo, and what it means for barge-in. */
+export interface RoomReport {
+  /** The chirp was found at the microphone. */
+  heard: boolean;
+  /** From the first sample played to its echo at the microphone, ms. */
+  delayMs?: number;
+  /** The echo's level against what was played, dB. */
+  echoDb?: number;
+  /** The microphone's steady level with nothing playing, dBFS. */
+  noiseDbfs: number;
+  /** How well the chirp matched (0..1). */
+  match: number;
+  /** What makes barge-in unreliable in this room; empty when nothing does. */
+  problems: string[];
+}
+
 /** The voice as the HTTP API and the triggers drive it: `POST /listen/start` and `/listen/stop`, `POST /interrupt`. */
 export interface VoiceControl {
   /** Starts a recording (it ends at the end of speech or at stop); false when one is already going or a reply is under way. */
@@ -72,4 +88,6 @@ export interface VoiceControl {
   readonly mode?: 'turn_based' | 'full_duplex_agent';
   /** Cuts the spoken reply off now (full duplex); false when nothing was being said or done. */
   interrupt?(): boolean;
+  /** Full duplex: the room as measured at start-up (`[duplex] calibrate`). */
+  readonly room?: RoomReport;
 }

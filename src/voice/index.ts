@@ -15,6 +15,7 @@ export {
   type SpokenTurnOptions,
   type SpokenTurnOutcome,
   type VoiceControl,
+  type RoomReport,
   type VoiceConversation,
 } from './host-ports.js';
 export type { VoiceTurnResult } from './session/voice-session.js';

@@ -3,7 +3,7 @@ import type { AssistantBus } from '../events/index.js';
 import type { ConfirmationChannel, VoiceControl, VoiceConversation } from './host-ports.js';
 import { WebRtcApm, type WebRtcApmOptions } from './apm/index.js';
 import { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from './devices/index.js';
-import { duplexConfigFrom, DuplexVoice } from './duplex/index.js';
+import { calibrateRoom, duplexConfigFrom, DuplexVoice } from './duplex/index.js';
 import { sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
 import type { AudioInput, AudioOutput } from './types.js';
@@ -99,6 +99,8 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
       captureBufferMs: d.capture_buffer_ms,
       driftTolerancePpm: d.drift_tolerance_ppm,
     });
+    // Before the microphone is listened to: the chirp must not reach the voice as speech.
+    const room = config.duplex.calibrate ? await calibrateRoom(input, output, bus) : undefined;
     voice.start();
     const control: VoiceControl = {
       get listening() {
@@ -109,6 +111,7 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
       startListening: () => voice.unmute(),
       stopListening: () => voice.mute(),
       interrupt: () => voice.interrupt('api'),
+      ...(room ? { room } : {}),
     };
     return {
       voice,

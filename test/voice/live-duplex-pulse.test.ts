@@ -75,6 +75,11 @@ describe.skipIf(skipReason !== undefined)('the full-duplex voice on a PulseAudio
     expect(daemon?.host && llm.requests).toHaveLength(1);
     const state = await (await fetch(`${daemon?.url}/state`, { headers: { authorization: `Bearer ${token}` } })).json();
     expect(state).toMatchObject({ mode: 'full_duplex_agent', voice: { enabled: true, listening: true }, state: 'idle' });
+    // Measured at start-up ([duplex] calibrate): the loopback returns the chirp at full level, with no noise.
+    expect(state.voice.room).toMatchObject({ heard: true, problems: [] });
+    expect(state.voice.room.delayMs).toBeGreaterThan(0);
+    expect(state.voice.room.delayMs).toBeLessThan(500);
+    expect(Math.abs(state.voice.room.echoDb)).toBeLessThan(3);
   }, 60_000);
 
   it('stops talking when the user talks over it, and answers what was said', async () => {

@@ -6,6 +6,7 @@
 import type { ActivityState, AssistantEvent, Decision, Risk } from '../../events/index.js';
 import type { ServerStatus } from '../hub/index.js';
 import type { StoredAuditRecord } from '../store/index.js';
+import type { RoomReport } from '../../voice/index.js';
 
 export interface ApiError {
   error: { code: string; message: string };
@@ -31,7 +32,7 @@ export interface StateBody {
   mode: 'text' | 'turn_based' | 'full_duplex_agent';
   /** `listening`: a recording is under way (a trigger started it and the end of speech has not come). */
   /** `off`: why the voice is not running. */
-  voice: { enabled: boolean; listening: boolean; off?: string };
+  voice: { enabled: boolean; listening: boolean; off?: string; room?: RoomReport };
   providers: ProviderHealth[];
   servers: ServerStatus[];
   tools: ToolSummary[];

@@ -44,6 +44,11 @@ export function describe(event: AssistantEvent): string | undefined {
     case 'voice.interrupted':
       if (event.source !== 'barge_in') return `[voice] interrupted (${event.source === 'api' ? 'POST /interrupt' : 'the interrupt key'}): playback stopped`;
       return `[voice] interrupted: playback stopped ${Math.round(event.latencyMs)} ms after the speech began`;
+    case 'voice.room': {
+      if (!event.heard) return `[voice] the room test sound was not heard at the microphone (noise ${event.noiseDbfs.toFixed(0)} dBFS): is the speaker on?`;
+      const measured = `[voice] room: echo after ${Math.round(event.delayMs ?? 0)} ms at ${(event.echoDb ?? 0).toFixed(0)} dB, noise ${event.noiseDbfs.toFixed(0)} dBFS`;
+      return event.problems.length === 0 ? measured : `${measured}; ${event.problems.join('; ')}`;
+    }
     case 'voice.resumed':
       return `[voice] no words came: the reply goes on from sentence ${event.sentence + 1}`;
     case 'state.changed':

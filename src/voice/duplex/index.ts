@@ -29,3 +29,4 @@ export { DuplexPlayer, type DuplexPlayerOptions, type PlayerListener } from './p
 export { ListeningPipeline, type ListeningPipelineOptions } from './listening-pipeline.js';
 export { ScoreReplayVad } from './score-replay-vad.js';
 export { measureRoomEcho, roomProblems, type RoomEcho, type RoomEchoOptions } from './room-probe.js';
+export { calibrateRoom } from './room-calibration.js';
