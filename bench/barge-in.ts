@@ -80,7 +80,11 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
     const host = await startHost({ configDir, env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(root, 'data') } });
     cleanups.unshift(() => host.close());
     const mic = new RecordingInput(PortAudioInput.open({ device: 'default' }));
-    const duplex = await startLiveDuplex({ config: host.config, bus: host.bus, conversation: host.newConversation(), confirmation: noConfirmationChannel('bench'), input: mic });
+    // BARGE_IN_DELAY_HINT=1: the echo cancellers get the start-up measurement's delay as their hint.
+    const delayHintFromRoom = process.env.BARGE_IN_DELAY_HINT === '1';
+    const duplex = await startLiveDuplex({ config: host.config, bus: host.bus, conversation: host.newConversation(), confirmation: noConfirmationChannel('bench'), input: mic, delayHintFromRoom });
+    const measuredRoom = duplex.control.room;
+    process.stderr.write(`  ${variant.name} room at start-up: ${JSON.stringify(measuredRoom ?? 'not measured')}${delayHintFromRoom ? ' (delay hint given to the echo cancellers)' : ''}\n`);
     cleanups.unshift(() => duplex.close());
     const events: AssistantEvent[] = [];
     host.bus.subscribe((e) => events.push(e));
@@ -89,7 +93,12 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
     const trials = new BargeInTrials(events, duplex.voice, { pulse: pulse.server, room, monitor, mic, scratch: root }, options.signal);
     const next = seededRandom(9001);
     const echoGain = (): number => variant.echoGain[0] + next() * (variant.echoGain[1] - variant.echoGain[0]);
-    return await measure(variant.name, trials, () => room.setEchoGain(echoGain()), next);
+    const figures = await measure(variant.name, trials, () => room.setEchoGain(echoGain()), next);
+    return {
+      ...figures,
+      delay_hint: delayHintFromRoom ? 'measured' : 'none',
+      ...(measuredRoom ? { room_heard: String(measuredRoom.heard), room_delay_ms: round(measuredRoom.delayMs ?? -1), room_echo_db: round(measuredRoom.echoDb ?? 0), room_noise_dbfs: round(measuredRoom.noiseDbfs) } : {}),
+    };
   } finally {
     for (const cleanup of cleanups) await cleanup();
   }

@@ -19,6 +19,12 @@ export interface LiveDuplexOptions {
   output?: AudioOutput;
   /** Where the echo-cancellation addon is (tests); default the one the set-up builds. */
   apmAddonPath?: string;
+  /**
+   * Give the echo cancellers the delay the start-up measurement found as
+   * their delay hint (default: none, 0; they find the delay themselves).
+   * For measuring (bench/barge-in.ts, BARGE_IN_DELAY_HINT=1): see BENCHMARKS.md.
+   */
+  delayHintFromRoom?: boolean;
 }
 
 export interface LiveDuplex {
@@ -101,6 +107,10 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
     });
     // Before the microphone is listened to: the chirp must not reach the voice as speech.
     const room = config.duplex.calibrate ? await calibrateRoom(input, output, bus) : undefined;
+    if (options.delayHintFromRoom && room?.delayMs !== undefined) {
+      apm.setStreamDelayMs(room.delayMs);
+      doubleTalk?.apm.setStreamDelayMs(room.delayMs);
+    }
     voice.start();
     const control: VoiceControl = {
       get listening() {
