@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import type { AssistantEvent } from '../../src/events/index.js';
-import { bestMatch } from '../../src/voice/audio/index.js';
+import { bestMatch, concatSamples } from '../../src/voice/audio/index.js';
 import type { AudioFrame, AudioInput } from '../../src/voice/types.js';
 import { voicedOnset } from '../../test/support/echo-scenes.js';
 import type { EchoRoom } from '../../test/support/echo-room.js';
@@ -207,13 +207,7 @@ export class RecordingInput implements AudioInput {
   /** The audio captured in [fromMs, toMs), joined, and the capture time of its first sample. */
   since(fromMs: number, toMs = Number.POSITIVE_INFINITY): { samples: Int16Array; startMs: number } {
     const frames = this.kept.filter((f) => f.atMs >= fromMs && f.atMs < toMs);
-    const samples = new Int16Array(frames.reduce((n, f) => n + f.samples.length, 0));
-    let at = 0;
-    for (const f of frames) {
-      samples.set(f.samples, at);
-      at += f.samples.length;
-    }
-    return { samples, startMs: frames[0]?.atMs ?? fromMs };
+    return { samples: concatSamples(frames.map((f) => f.samples)), startMs: frames[0]?.atMs ?? fromMs };
   }
 
   close(): Promise<void> {

@@ -42,8 +42,6 @@ export interface Daemon {
   url: string;
   tokenFile: string;
   deps: ApiDeps;
-  /** Why the voice is not running (absent when it is). */
-  voiceOff?: string;
   close(): Promise<void>;
 }
 
@@ -60,7 +58,6 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     return {
       host,
       ...parts,
-      ...(voiceOff !== undefined ? { voiceOff } : {}),
       close: async () => {
         await voice?.close();
         await parts.close();

@@ -27,7 +27,7 @@ export async function runToolFile(tool: ToolDefinition, args: unknown, options: 
   if (!isPlainTable(input)) return failure('arguments must be a JSON object');
   const argv = renderArgv(tool.command, parameterValues(tool, input));
   argv[0] = resolveProgram(argv[0] ?? '', tool.dir);
-  // runCommand: execa, no shell, its own process group (a timeout kills the tool's children too).
+  // runCommand: no shell, its own process group (a timeout kills the tool's children too).
   const outcome = await runCommand(argv, {
     // The server's whole environment on purpose, not the allow-list: a tool file is the owner's own program.
     env: { ...process.env, ...options.env },

@@ -52,13 +52,14 @@ export function apmOptionsFromConfig(config: Config): WebRtcApmOptions {
  */
 export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveDuplex> {
   const { config, bus } = options;
-  // A missing device is found before the models load: the reason comes at once.
-  if (!options.input) chooseDevice(loadPortAudio(), config.audio.input, 'input');
-  if (!options.output) chooseDevice(loadPortAudio(), config.audio.output, 'output');
+  // The devices are chosen before the models load, so a missing one is said at once: the
+  // microphone's capture starts with frames(), the speaker's stream opens with it, once the rest is ready.
+  const input = options.input ?? PortAudioInput.open({ device: config.audio.input });
+  const speaker = options.output ? undefined : chooseDevice(loadPortAudio(), config.audio.output, 'output');
   const addon = options.apmAddonPath ? { addonPath: options.apmAddonPath } : {};
   const apm = new WebRtcApm({ ...apmOptionsFromConfig(config), ...addon });
   // The double-talk path: low suppression keeps the onset of speech over loud echo (bench/echo.ts).
-  const opened: Array<{ close(): unknown }> = [{ close: () => apm.close() }];
+  const opened: Array<{ close(): unknown }> = [input, { close: () => apm.close() }];
   try {
     const vad = await SileroVad.load();
     opened.push(vad);
@@ -72,9 +73,7 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
     }
     const [stt, tts] = await Promise.all([sttFromConfig(config, 'full_duplex_agent'), ttsFromConfig(config)]);
     opened.push(stt, tts);
-    const input = options.input ?? PortAudioInput.open({ device: config.audio.input });
-    opened.push(input);
-    const output = options.output ?? PortAudioOutput.open({ device: config.audio.output });
+    const output = options.output ?? PortAudioOutput.open({ device: speaker ?? config.audio.output });
     opened.push(output);
     const languages = Object.keys(voiceLanguages(config));
     const d = config.duplex;

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => dir.remove());
 
-describe('runCommand (on execa)', () => {
+describe('runCommand', () => {
   it('gives the command exactly the environment it is handed, nothing of ours added', async () => {
     const outcome = await runCommand(['sh', '-c', 'env'], { env: { ...PATH_ONLY, ONLY_THIS: '1' }, timeoutMs: 5000 });
     expect(outcome.kind).toBe('exited');

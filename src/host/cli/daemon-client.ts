@@ -1,7 +1,6 @@
 import { configDir, loadConfig } from '../../config/index.js';
 import { AppError, isErrorCode, messageOf } from '../../errors/index.js';
 import { readToken, tokenPath } from '../http/index.js';
-import { UsageError } from './command.js';
 
 /** A daemon on loopback answers in milliseconds; one that takes this long is stuck. */
 const REQUEST_TIMEOUT_MS = 5000;
@@ -20,14 +19,6 @@ export interface DaemonClient {
   readonly url: string;
   get<T>(path: string): Promise<T>;
   post<T>(path: string): Promise<T>;
-}
-
-/** `--port` as `run` takes it: a whole number from 0 to 65535. */
-export function parsePortOption(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be a port number, not ${value}`);
-  return port;
 }
 
 /** The daemon's address from the config's `[http]` section and its token from the token file (read at the first request). */
@@ -85,19 +76,8 @@ async function answerOf<T>(response: Response, url: string, tokenFile: string): 
       `the daemon at ${url} refused the token in ${tokenFile} (401): it runs with another token file; use the same XDG_RUNTIME_DIR (or DESKTOP_ASSISTANT_DATA_DIR) as \`desktop-assistant run\`, or restart the daemon`,
     );
   }
-  throw new AppError(code, `the daemon at ${url} answered ${response.status} ${code}: ${message}`, { cause: { status: response.status, error: { code, message } } satisfies DaemonRefusal });
-}
-
-/** The cause of an AppError from an API error answer: the status and the daemon's own error. */
-interface DaemonRefusal {
-  status: number;
-  error: { code: string; message: string };
-}
-
-/** The daemon's own message, when `error` is its error answer. */
-export function daemonMessageOf(error: unknown): string | undefined {
-  const cause = (error as { cause?: Partial<DaemonRefusal> } | undefined)?.cause;
-  return typeof cause?.error?.message === 'string' ? cause.error.message : undefined;
+  // The daemon's own words stay apart from ours, for a caller that says them its way.
+  throw new AppError(code, `the daemon at ${url} answered ${response.status} ${code}: ${message}`, { details: { status: response.status, message } });
 }
 
 function unreachable(error: unknown, url: string, timeoutMs: number): AppError {

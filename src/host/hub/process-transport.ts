@@ -31,10 +31,9 @@ export interface ProcessExit {
  * behind; and `onclose` fires only once the pipes are drained, so a last
  * answer or stderr line written before the exit is not lost.
  *
- * Not on execa: the child is a long-lived peer spoken to in the SDK's
- * newline-delimited JSON-RPC framing (ReadBuffer, serializeMessage) over
- * raw pipes, and execa's result promise, buffering and child-only kill add
- * nothing here; spawnInGroup and stopGroup are the process module's.
+ * The child is a long-lived peer spoken to in the SDK's newline-delimited
+ * JSON-RPC framing (ReadBuffer, serializeMessage) over raw pipes; it starts
+ * and stops through the process module (spawnInGroup, stopGroup).
  *
  * A start that fails rejects with an AppError PROCESS_SPAWN_FAILED whose
  * message says why (command not found, working folder not found, ...).

@@ -28,6 +28,7 @@ export interface AudioLibraryNews {
 let addon: AudioQuietAddon | undefined;
 let tried = false;
 let logged = false;
+let noSoundCardSeen = false;
 
 /** Before PortAudio first loads. A missing addon is one warning naming the fix; the voice still works, noisily. */
 export function quietAudioLibraries(log: LogSink = process.stderr): void {
@@ -49,7 +50,14 @@ export function quietAudioLibraries(log: LogSink = process.stderr): void {
 
 /** Reads (and clears) what ALSA and JACK said since the last call. */
 export function takeAudioLibraryNews(): AudioLibraryNews {
-  return audioLibraryNews(addon?.takeMessages() ?? []);
+  const news = audioLibraryNews(addon?.takeMessages() ?? []);
+  if (news.noSoundCard) noSoundCardSeen = true;
+  return news;
+}
+
+/** ALSA said at some probe of this process that there is no sound card. */
+export function noSoundCardSeenByAlsa(): boolean {
+  return noSoundCardSeen;
 }
 
 /** Pure: the parts of the libraries' messages that matter. */

@@ -31,8 +31,8 @@ import {
 } from './portaudio.js';
 
 export interface PortAudioOutputOptions {
-  /** A device name or part of it (`[audio] output`); default "default". */
-  device?: string;
+  /** A device name or part of it (`[audio] output`), or one chooseDevice already found; default "default". */
+  device?: string | PortAudioDevice;
   /** Default: 48 kHz, else the device's default (see candidateRates); 16 kHz audio is converted to it. */
   sampleRate?: number;
   /** Channels opened; the mono voice is copied to each. Default 1. */
@@ -73,7 +73,8 @@ export class PortAudioOutput implements AudioOutput {
   /** Chooses the device by name and starts it (playing silence). */
   static open(options: PortAudioOutputOptions = {}): PortAudioOutput {
     const binding = options.binding ?? loadPortAudio();
-    return new PortAudioOutput(binding, chooseDevice(binding, options.device ?? 'default', 'output'), options);
+    const device = typeof options.device === 'object' ? options.device : chooseDevice(binding, options.device ?? 'default', 'output');
+    return new PortAudioOutput(binding, device, options);
   }
 
   private constructor(binding: PortAudioBinding, device: PortAudioDevice, options: PortAudioOutputOptions) {

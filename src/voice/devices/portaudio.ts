@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { AppError, messageOf } from '../../errors/index.js';
-import { logAudioLibraryNews, quietAudioLibraries, takeAudioLibraryNews } from './audio-quiet.js';
+import { logAudioLibraryNews, noSoundCardSeenByAlsa, quietAudioLibraries, takeAudioLibraryNews } from './audio-quiet.js';
 
 export interface PortAudioDevice {
   readonly id: number;
@@ -53,8 +53,6 @@ export interface PortAudioBinding {
 export type Direction = 'input' | 'output';
 
 let cached: PortAudioBinding | undefined;
-/** ALSA said at a probe that there is no sound card. */
-let noSoundCardSeen = false;
 
 /** Loads naudiodon once; AUDIO_DEVICE_UNAVAILABLE says why it could not. */
 export function loadPortAudio(moduleId = 'naudiodon'): PortAudioBinding {
@@ -87,9 +85,7 @@ export function listDevices(binding: PortAudioBinding, direction: Direction): Po
   } catch (error) {
     throw new AppError('AUDIO_DEVICE_UNAVAILABLE', `PortAudio cannot list the sound devices: ${messageOf(error)}`, { cause: error });
   }
-  const news = takeAudioLibraryNews();
-  logAudioLibraryNews(news);
-  if (news.noSoundCard) noSoundCardSeen = true;
+  logAudioLibraryNews(takeAudioLibraryNews());
   return devices.filter((device) => channelsOf(device, direction) > 0);
 }
 
@@ -122,7 +118,7 @@ export function chooseDevice(binding: PortAudioBinding, name: string, direction:
     throw new AppError('AUDIO_DEVICE_AMBIGUOUS', `audio ${direction} ${JSON.stringify(name)} matches several devices: ${describe(partial)}; use more of the name`);
   }
   if (devices.length === 0) {
-    const why = noSoundCardSeen ? ' (ALSA finds no sound card)' : '';
+    const why = noSoundCardSeenByAlsa() ? ' (ALSA finds no sound card)' : '';
     throw new AppError('AUDIO_DEVICE_NOT_FOUND', `no ${direction === 'input' ? 'microphone' : 'speaker'} found: PortAudio lists no audio ${direction} device${why} ([audio] ${direction} = ${JSON.stringify(name)})`);
   }
   throw new AppError('AUDIO_DEVICE_NOT_FOUND', `no audio ${direction} device matches ${JSON.stringify(name)} ([audio] ${direction}); the ${direction} devices are: ${describe(devices)}`);

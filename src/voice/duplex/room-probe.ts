@@ -8,7 +8,7 @@
  * steady noise. `desktop-assistant doctor` reports these in full-duplex mode
  * and says when the room is too loud for barge-in to be reliable.
  */
-import { bestMatch } from '../audio/index.js';
+import { bestMatch, concatSamples } from '../audio/index.js';
 import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type AudioInput, type AudioOutput } from '../types.js';
 
 export interface RoomEcho {
@@ -120,12 +120,7 @@ function analyse(frames: AudioFrame[], sound: Int16Array, writtenAtMs: number): 
   const noisePower = meanSquare(lead.flatMap((f) => Array.from(f.samples)));
   const noiseDbfs = dbfs(noisePower);
   const after = frames.filter((f) => f.atMs >= writtenAtMs);
-  const mic = new Int16Array(after.reduce((n, f) => n + f.samples.length, 0));
-  let at = 0;
-  for (const f of after) {
-    mic.set(f.samples, at);
-    at += f.samples.length;
-  }
+  const mic = concatSamples(after.map((f) => f.samples));
   const match = bestMatch(mic, sound);
   if (!match || match.score < MIN_MATCH) return { heard: false, noiseDbfs, match: match?.score ?? 0 };
   const startMs = after[0]!.atMs + (match.at / SAMPLE_RATE) * 1000;

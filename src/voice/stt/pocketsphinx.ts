@@ -29,7 +29,7 @@ export interface PocketsphinxOptions extends PocketsphinxModelOptions {
 /**
  * Offline recognition with CMU pocketsphinx 0.8 (Debian's 5prealpha build),
  * one `pocketsphinx_continuous -infile` run per utterance (runCommand:
- * execa, its own process group, killed whole on timeout or abort). No
+ * its own process group, killed whole on timeout or abort). No
  * partials: the program only prints a segment's hypothesis once the
  * segment is decoded.
  */

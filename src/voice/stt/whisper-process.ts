@@ -45,11 +45,6 @@ const STDERR_TAIL = 4096;
  * before anything is spawned: whisper-server's own error for it is a line
  * in a long log. The server leads a process group of its own, so stopping
  * it also stops anything it started (ffmpeg, with `--convert`).
- *
- * Not on execa: the server lives until close(), is waited for over HTTP,
- * not by its exit, and only its stderr's tail is kept; execa's result
- * promise and buffering would be in the way, and its kill reaches the
- * server, not its group. spawnInGroup and stopGroup are the process module's.
  */
 export async function startWhisperServer(options: WhisperProcessOptions, run: { signal?: AbortSignal } = {}): Promise<WhisperProcess> {
   const { port, model } = options;

@@ -10,10 +10,9 @@
  * error event says so, and the switch is looked for again every
  * `retryMs` until it is back.
  *
- * The events follower is the process module's spawnInGroup, not execa: it
- * lives as long as the switch and is read line by line, so execa's result
- * promise and buffering would only be in the way. The one-shot `amixer
- * controls` and `cget` go through runCommand (execa).
+ * The events follower lives as long as the switch and is read line by
+ * line (spawnInGroup); the one-shot `amixer controls` and `cget` go through
+ * runCommand.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';

@@ -4,10 +4,10 @@
  * length limit), the process module's allow-listed environment, its own
  * process group, and the module's stop, which cannot hang.
  *
- * Not on execa, though it is a one-shot run: its callers (EspeakTts, the
+ * Not runCommand, though it is a one-shot run: its callers (EspeakTts, the
  * Kokoro phonemizer) hand in the spawn function, which tests use to watch
- * the real process, and execa takes none; and the audio is read from
- * stdout as it comes, under a stall timer of the caller's, not as a result.
+ * the real process, and the audio is read from stdout as it comes, under a
+ * stall timer of the caller's, not as a result.
  */
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
 import { allowListedEnv, inOwnGroup, stopGroup, type StopTimings } from '../../process/index.js';

@@ -66,9 +66,9 @@ describe('desktop-assistant run --no-voice', () => {
     };
     const other = await startDaemon({ configDir: join(home.path, 'config3'), env, port: 0, startVoice: failing });
     try {
-      expect(other.voiceOff).toMatch(/^no microphone found: .*\[audio\] input \/ output/);
+      expect(other.deps.voiceOff).toMatch(/^no microphone found: .*\[audio\] input \/ output/);
       const state = await (await fetch(`${other.url}/state`, { headers: { authorization: `Bearer ${token}` } })).json();
-      expect(state).toMatchObject({ mode: 'text', voice: { enabled: false, listening: false, off: other.voiceOff } });
+      expect(state).toMatchObject({ mode: 'text', voice: { enabled: false, listening: false, off: other.deps.voiceOff } });
       const listen = await fetch(`${other.url}/listen/start`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
       expect(listen.status).toBe(409);
       expect((await listen.json()).error).toMatchObject({ code: 'VOICE_DISABLED', message: expect.stringContaining('no microphone found') });

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { MonitorRecording } from '../../support/room-monitor.js';
 import { createAssistantBus } from '../../../src/events/index.js';
+import { concatSamples } from '../../../src/voice/audio/index.js';
 import { PortAudioOutput } from '../../../src/voice/devices/index.js';
 import { DuplexPlayer } from '../../../src/voice/duplex/index.js';
 import { Speaker } from '../../../src/voice/session/speaker.js';
@@ -34,13 +35,7 @@ function soundingMs(samples: ArrayLike<number>): number {
 async function synthesized(tts: EspeakTts): Promise<{ made: Int16Array; pieces: number }> {
   const chunks: Int16Array[] = [];
   for await (const chunk of tts.synthesize(SENTENCE, { language: 'en' })) chunks.push(chunk);
-  const made = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    made.set(c, at);
-    at += c.length;
-  }
-  return { made, pieces: chunks.length };
+  return { made: concatSamples(chunks), pieces: chunks.length };
 }
 
 describe.skipIf(skipReason !== undefined)('the Speaker on a real audio device', () => {

@@ -9,6 +9,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { concatSamples } from '../../../src/voice/audio/index.js';
 import { KokoroTts, loadVoiceBlend, phonemize, styleForLength, type KokoroOptions } from '../../../src/voice/tts/index.js';
 import { SAMPLE_RATE } from '../../../src/voice/types.js';
 import { SILERO_WINDOW_SAMPLES, SileroVad } from '../../../src/voice/vad/index.js';
@@ -62,16 +63,6 @@ afterAll(async () => {
   await dir.remove();
 });
 
-function joined(chunks: Int16Array[]): Int16Array {
-  const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
-
 /** Each token's segment silent for a pad, else the tone of its id with `style`. */
 function expectTones(samples: Int16Array, ids: readonly number[], style: Float32Array, per: number): void {
   expect(samples.length).toBe(ids.length * per);
@@ -85,7 +76,7 @@ describe('the stand-in folder', () => {
     const [ort, { env }] = await Promise.all([import('onnxruntime-node'), import('@huggingface/transformers')]);
     expect(env.backends.onnx).toBe(ort.env);
     expect(await vad.probability(new Int16Array(SILERO_WINDOW_SAMPLES))).toBeLessThan(0.5);
-    expect(joined(await collect(tts.synthesize('Hello.', { language: 'en' }))).length).toBeGreaterThan(0);
+    expect(concatSamples(await collect(tts.synthesize('Hello.', { language: 'en' }))).length).toBeGreaterThan(0);
     expect(requests).toEqual([]);
   });
 
@@ -108,7 +99,7 @@ describe('KokoroTts on the stand-in', () => {
     ['it', 'Ciao, come stai?'],
   ])('speaks a sentence in %s: a tone per token of its phonemes, in its blend, at 16 kHz, nothing fetched', async (language, sentence) => {
     const { lang, blend } = LANGUAGES[language]!;
-    const samples = joined(await collect(tts.synthesize(sentence, { language })));
+    const samples = concatSamples(await collect(tts.synthesize(sentence, { language })));
     const ids = tokenIds(await phonemize(sentence, lang), vocab);
     // The style row is the one for the phonemes between the pads.
     const style = styleForLength(await loadVoiceBlend(KOKORO_JS_VOICES, blend), ids.length - 2);
@@ -120,8 +111,8 @@ describe('KokoroTts on the stand-in', () => {
     const languages = { en: LANGUAGES.en!, adam: { lang: 'en-us', blend: { am_adam: 1 } } };
     const two = await KokoroTts.create({ model, voices: KOKORO_JS_VOICES, languages });
     try {
-      const heart = joined(await collect(two.synthesize('Good morning.', { language: 'en' })));
-      const adam = joined(await collect(two.synthesize('Good morning.', { language: 'adam' })));
+      const heart = concatSamples(await collect(two.synthesize('Good morning.', { language: 'en' })));
+      const adam = concatSamples(await collect(two.synthesize('Good morning.', { language: 'adam' })));
       expect(adam.length).toBe(heart.length);
       expect(adam).not.toEqual(heart);
       const per = samplesPerToken(SAMPLE_RATE);
@@ -138,7 +129,7 @@ describe('KokoroTts on the stand-in', () => {
   it('speed 1.5 makes each token a third shorter, the tones the same', async () => {
     const fast = await KokoroTts.create({ model, voices: KOKORO_JS_VOICES, languages: LANGUAGES, speed: 1.5 });
     try {
-      const samples = joined(await collect(fast.synthesize('Hello, world!', { language: 'en' })));
+      const samples = concatSamples(await collect(fast.synthesize('Hello, world!', { language: 'en' })));
       const ids = tokenIds(await phonemize('Hello, world!', 'en-us'), vocab);
       const style = styleForLength(await loadVoiceBlend(KOKORO_JS_VOICES, LANGUAGES.en!.blend), ids.length - 2);
       expect(samplesPerToken(SAMPLE_RATE, 1.5)).toBe(800);
@@ -153,7 +144,7 @@ describe('KokoroTts on the stand-in', () => {
     const sentence = `${words}.`;
     const phonemes = await phonemize(sentence, 'en-us');
     expect(phonemes.length).toBeGreaterThan(510);
-    const samples = joined(await collect(tts.synthesize(sentence, { language: 'en' })));
+    const samples = concatSamples(await collect(tts.synthesize(sentence, { language: 'en' })));
     const per = samplesPerToken(SAMPLE_RATE);
     expect(samples.length % per).toBe(0);
     const segments = Array.from({ length: samples.length / per }, (_, i) => rms(samples, i * per + TONE_EDGE, (i + 1) * per - TONE_EDGE) < 1);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { AppError, isAppError } from '../../../errors/index.js';
 import type { StateBody } from '../../http/index.js';
 import type { CliCommand } from '../command.js';
-import { UsageError } from '../command.js';
+import { parsePortOption, UsageError } from '../command.js';
 import type { DaemonClient } from '../daemon-client.js';
 
 const ACTIONS = ['start', 'stop', 'toggle'] as const;
@@ -22,12 +22,12 @@ export const listenCommand: CliCommand = {
     const action = positionals[0] ?? 'start';
     if (!isAction(action)) throw new UsageError(`the action is start, stop or toggle, not ${action}`);
     // Loaded here: main.ts imports every command, and the HTTP module is not small.
-    const { daemonClient, daemonMessageOf, parsePortOption } = await import('../daemon-client.js');
+    const { daemonClient } = await import('../daemon-client.js');
     const client = await daemonClient({ configDir: values['config-dir'], port: parsePortOption(values.port), env: io.env });
     try {
       io.stdout.write(`${await act(client, action)}\n`);
     } catch (error) {
-      throw explained(error, client.url, daemonMessageOf(error));
+      throw explained(error, client.url);
     }
     return 0;
   },
@@ -53,8 +53,9 @@ async function act(client: DaemonClient, action: Action): Promise<string> {
 }
 
 /** The voice's refusals, said for someone who pressed a key: the daemon's reason, then what to do. */
-function explained(error: unknown, url: string, daemonMessage: string | undefined): unknown {
+function explained(error: unknown, url: string): unknown {
   if (isAppError(error, 'VOICE_DISABLED')) {
+    const daemonMessage = typeof error.details.message === 'string' ? error.details.message : undefined;
     return new AppError(
       'VOICE_DISABLED',
       `the daemon at ${url} runs without the voice (VOICE_DISABLED): ${daemonMessage ?? error.message}\n` +

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { StartVoice } from '../../daemon.js';
 import type { CliCommand, CliIo } from '../command.js';
-import { UsageError } from '../command.js';
+import { parsePortOption, UsageError } from '../command.js';
 
 export const runCommand: CliCommand = {
   name: 'run',
@@ -22,8 +22,7 @@ export const runCommand: CliCommand = {
       if (!values.input || !values.output) throw new UsageError('--input and --output go together: a WAV to listen to and a WAV for the replies');
       return answerFile(values.input, values.output, values['config-dir'], io);
     }
-    const port = values.port === undefined ? undefined : Number(values.port);
-    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port must be a port number, not ${values.port}`);
+    const port = parsePortOption(values.port, 0);
     const { startDaemon } = await import('../../daemon.js');
     const { reportToTerminal } = await import('../../terminal/index.js');
     const daemon = await startDaemon({ configDir: values['config-dir'], env: io.env, voice: !values['no-voice'], port, startVoice: startVoice(io.env) });
@@ -32,7 +31,7 @@ export const runCommand: CliCommand = {
     io.stdout.write(
       `desktop-assistant is running at ${daemon.url}/ (the token is in ${daemon.tokenFile}; \`desktop-assistant token\` prints it)\n` +
         `LLM: ${daemon.host.config.llm}; tools: ${tools.length > 0 ? tools.join(', ') : 'none'}\n` +
-        `voice: ${daemon.voiceOff === undefined ? `on (${daemon.deps.voice?.mode ?? 'turn_based'})` : `off: ${daemon.voiceOff}`}\n`,
+        `voice: ${daemon.deps.voiceOff === undefined ? `on (${daemon.deps.voice?.mode ?? 'turn_based'})` : `off: ${daemon.deps.voiceOff}`}\n`,
     );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
