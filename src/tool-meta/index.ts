@@ -30,3 +30,12 @@ export const META_TURN_ID = 'desktop-assistant/turnId';
  * `progress` event.
  */
 export const LOGGER_PROGRESS = 'desktop-assistant/progress';
+
+/** The `data` of a LOGGER_PROGRESS message: records done of total, the rate, seconds left (null: not known yet). */
+export interface ProgressData {
+  task: string;
+  done: number;
+  total: number;
+  ratePerS: number;
+  remainingS: number | null;
+}

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, isAppError, messageOf } from '../../errors/index.js';
-import { LOGGER_PROGRESS, META_TIMEOUT_MS } from '../../tool-meta/index.js';
+import { LOGGER_PROGRESS, META_TIMEOUT_MS, type ProgressData } from '../../tool-meta/index.js';
 import { PROCESS_SPAWN_FAILED, allowListedEnv } from '../../process/index.js';
 import { callToolWithDeadline } from './call-tool.js';
 import { listAllTools } from './list-tools.js';
@@ -27,13 +27,8 @@ export interface SupervisorOptions {
   onProgress?: (server: ServerSupervisor, progress: ServerProgress) => void;
 }
 
-export interface ServerProgress {
-  task: string;
-  done: number;
-  total: number;
-  ratePerS: number;
-  remainingS: number | null;
-}
+/** A built-in server's progress message, as sent. */
+export type ServerProgress = ProgressData;
 
 /** One run of the server process, from spawn to exit. */
 interface Attempt {
