@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { messageOf } from '../../src/errors/index.js';
 import { loadPortAudio } from '../../src/voice/devices/index.js';
 import { startPulse, type PulseServer, type PulseStart } from '../support/pulse-server.js';
@@ -12,11 +12,14 @@ export * from '../support/pulse-server.js';
 const run = promisify(execFile);
 
 /**
- * For a test file that runs PortAudio on the private PulseAudio: starts it
+ * For a test file that runs PortAudio on the private PulseAudio (its name
+ * ends in -pulse.test.ts, so it runs alone, after the rest): starts it
  * (once, at import), or gives the reason it cannot run here (no naudiodon,
  * no PulseAudio), which the file's suite skips with and prints.
  */
 export async function startPulseForTests(what: string): Promise<{ pulse: PulseStart; skipReason: string | undefined }> {
+  const file = expect.getState().testPath ?? '';
+  if (!file.endsWith('-pulse.test.ts')) throw new Error(`${file}: a test file on PulseAudio must end in -pulse.test.ts, so that it runs alone (vitest.config.ts)`);
   let pulse: PulseStart;
   try {
     loadPortAudio();

@@ -33,7 +33,7 @@ export interface RoomVariant {
   name: string;
   /** TAP reverberator settings; absent: no reverberation. */
   reverb?: {
-    /** The plugin's decay control; the reverberation time it gives is measured (test/bench/echo-room.test.ts). */
+    /** The plugin's decay control; the reverberation time it gives is measured (test/bench/echo-room-pulse.test.ts). */
     decayMs: number;
     /** Reverberant sound against the direct sound, dB. */
     wetDb: number;
