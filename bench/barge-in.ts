@@ -38,6 +38,7 @@ import { startPulse } from '../test/support/pulse-server.js';
 import { MonitorRecording } from '../test/support/room-monitor.js';
 import { startBenchLlm } from './lib/scripted-llm.js';
 import { cardsClips, librivoxClips, type SpeechClip } from './lib/speech-clips.js';
+import { RunRecording, type RecordedTrial } from './lib/run-recording.js';
 import { distribution, round } from '../test/support/stats.js';
 
 /** Trials of each kind per room: 50 (BARGE_IN_TRIALS=N for a quick look; the figures in BENCHMARKS.md use 50). */
@@ -82,7 +83,20 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
     const mic = new RecordingInput(PortAudioInput.open({ device: 'default' }));
     // BARGE_IN_DELAY_HINT=1: the echo cancellers get the start-up measurement's delay as their hint.
     const delayHintFromRoom = process.env.BARGE_IN_DELAY_HINT === '1';
-    const duplex = await startLiveDuplex({ config: host.config, bus: host.bus, conversation: host.newConversation(), confirmation: noConfirmationChannel('bench'), input: mic, delayHintFromRoom });
+    // BARGE_IN_RECORD=folder: every frame the detector got and each trial's span, for bench/barge-in-replay.ts.
+    const recording = process.env.BARGE_IN_RECORD ? new RunRecording(process.env.BARGE_IN_RECORD, variant.name) : undefined;
+    if (recording) cleanups.unshift(() => recording.close());
+    const duplex = await startLiveDuplex({
+      config: host.config,
+      bus: host.bus,
+      conversation: host.newConversation(),
+      confirmation: noConfirmationChannel('bench'),
+      input: mic,
+      delayHintFromRoom,
+      // BARGE_IN_METER=whole_band: the double-talk path's meter before the band one (for side-by-side runs).
+      ...(process.env.BARGE_IN_METER === 'whole_band' ? { doubleTalkMeter: 'whole_band' as const } : {}),
+      ...(recording ? { onHeard: (frame, render) => recording.heard(frame, render) } : {}),
+    });
     const measuredRoom = duplex.control.room;
     process.stderr.write(`  ${variant.name} room at start-up: ${JSON.stringify(measuredRoom ?? 'not measured')}${delayHintFromRoom ? ' (delay hint given to the echo cancellers)' : ''}\n`);
     cleanups.unshift(() => duplex.close());
@@ -93,10 +107,11 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
     const trials = new BargeInTrials(events, duplex.voice, { pulse: pulse.server, room, monitor, mic, scratch: root }, options.signal);
     const next = seededRandom(9001);
     const echoGain = (): number => variant.echoGain[0] + next() * (variant.echoGain[1] - variant.echoGain[0]);
-    const figures = await measure(variant.name, trials, () => room.setEchoGain(echoGain()), next);
+    const figures = await measure(variant.name, trials, () => room.setEchoGain(echoGain()), next, recording);
     return {
       ...figures,
       delay_hint: delayHintFromRoom ? 'measured' : 'none',
+      double_talk_meter: process.env.BARGE_IN_METER === 'whole_band' ? 'whole_band' : 'bands',
       ...(measuredRoom ? { room_heard: String(measuredRoom.heard), room_delay_ms: round(measuredRoom.delayMs ?? -1), room_echo_db: round(measuredRoom.echoDb ?? 0), room_noise_dbfs: round(measuredRoom.noiseDbfs) } : {}),
     };
   } finally {
@@ -104,12 +119,19 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
   }
 }
 
-async function measure(name: string, trials: BargeInTrials, newGain: () => Promise<void>, next: () => number): Promise<Figures> {
+async function measure(name: string, trials: BargeInTrials, newGain: () => Promise<void>, next: () => number, recording?: RunRecording): Promise<Figures> {
   const log = (line: string): boolean => process.stderr.write(`  ${name} ${line}\n`);
+  let trialFromMs = performance.now();
+  const recorded = (trial: Omit<RecordedTrial, 'fromMs' | 'toMs'>): void => {
+    const toMs = performance.now();
+    recording?.trial({ ...trial, fromMs: trialFromMs, toMs });
+    trialFromMs = toMs;
+  };
   const clips: SpeechClip[] = [...(await librivoxClips()), ...(await cardsClips())];
   // The echo canceller's first reply is its warm-up; not a trial.
   await newGain();
   await trials.reply();
+  recorded({ kind: 'warm_up' });
 
   let baselineErrors = 0;
   let referenceWords = 0;
@@ -119,6 +141,7 @@ async function measure(name: string, trials: BargeInTrials, newGain: () => Promi
     baselineErrors += errors.errors;
     referenceWords += errors.referenceWords;
     log(`baseline ${clip.name}: "${heard}" (${errors.errors} errors)`);
+    recorded({ kind: 'baseline', clip: clip.name });
   }
 
   let falseInterruptions = 0;
@@ -133,6 +156,7 @@ async function measure(name: string, trials: BargeInTrials, newGain: () => Promi
     falseTurns += seen.falseTurns;
     if (seen.interruptions + seen.transcripts > 0) echoTrialsWithFalse++;
     log(`echo-only ${i + 1}/${TRIALS}: ${seen.interruptions} interruptions, ${seen.transcripts} transcripts${seen.texts.length > 0 ? ` ${JSON.stringify(seen.texts)}` : ''}, ${seen.falseTurns} turns`);
+    recorded({ kind: 'echo_only', live: { interruptions: seen.interruptions, transcripts: seen.transcripts } });
   }
 
   const results: TalkOverResult[] = [];
@@ -150,6 +174,12 @@ async function measure(name: string, trials: BargeInTrials, newGain: () => Promi
     }
     const outcome = result.latencyMs === undefined ? `missed (${result.why})` : `${Math.round(result.latencyMs)} ms (${result.rule})`;
     log(`speech ${i + 1}/${TRIALS} ${clip.name}: ${outcome}, heard "${result.heard}"${result.resumedOverUser ? ', resumed over the user' : ''}${result.wordsLost ? ', words lost' : ''}`);
+    recorded({
+      kind: 'talk_over',
+      clip: clip.name,
+      ...(result.onsetAtMs !== undefined ? { onsetMs: result.onsetAtMs } : {}),
+      live: { latencyMs: result.latencyMs, vadLatencyMs: result.vadLatencyMs, why: result.why, rule: result.rule },
+    });
   }
   const caught = results.filter((r) => r.latencyMs !== undefined);
   const spoiled = results.filter((r) => r.falseBefore).length;

@@ -40,6 +40,8 @@ export interface TalkOverResult {
   onsetNotFound?: boolean;
   /** What recognition made of the interrupting clip: its final transcripts, joined. */
   heard: string;
+  /** The clip's voiced onset on the capture clock, ms (absent: not found). */
+  onsetAtMs?: number;
   /** The interrupted reply went on while the clip was still playing. */
   resumedOverUser: boolean;
   /** The clip's words were recognized but started no turn. */
@@ -123,7 +125,7 @@ export class BargeInTrials {
     const rule = speech?.type === 'voice.speech' ? speech.rule : undefined;
     const onsetAtMs = this.locateOnset(fromSample);
     await this.quiet();
-    const base = { heard, resumedOverUser, wordsLost: heard.trim() !== '' && !newTurn, ...(rule ? { rule } : {}) };
+    const base = { heard, resumedOverUser, wordsLost: heard.trim() !== '' && !newTurn, ...(rule ? { rule } : {}), ...(onsetAtMs !== undefined ? { onsetAtMs } : {}) };
     if (early) return { ...base, why: 'a false interruption before the user spoke', falseBefore: true };
     if (!interrupted) return { ...base, why: 'no interruption' };
     if (onsetAtMs === undefined) return { ...base, why: 'the clip was not found in the captured audio', onsetNotFound: true };

@@ -3,7 +3,7 @@ import type { AssistantBus } from '../events/index.js';
 import type { ConfirmationChannel, VoiceControl, VoiceConversation } from './host-ports.js';
 import { WebRtcApm, type WebRtcApmOptions } from './apm/index.js';
 import { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from './devices/index.js';
-import { calibrateRoom, duplexConfigFrom, DuplexVoice } from './duplex/index.js';
+import { calibrateRoom, DoubleTalkMeter, duplexConfigFrom, DuplexVoice, type DuplexVoiceOptions, type EchoExcessMeter } from './duplex/index.js';
 import { sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
 import type { AudioInput, AudioOutput } from './types.js';
@@ -25,6 +25,14 @@ export interface LiveDuplexOptions {
    * For measuring (bench/barge-in.ts, BARGE_IN_DELAY_HINT=1): see BENCHMARKS.md.
    */
   delayHintFromRoom?: boolean;
+  /**
+   * How the double-talk path measures the mic's excess over the predicted
+   * echo: per frequency band (default) or over the whole band (the meter
+   * before 2026-12-02; for measuring, bench/barge-in.ts BARGE_IN_METER).
+   */
+  doubleTalkMeter?: 'bands' | 'whole_band';
+  /** Each microphone frame and its render, as the barge-in detector gets them (DuplexVoiceOptions.onHeard): for recording a run. */
+  onHeard?: DuplexVoiceOptions['onHeard'];
 }
 
 export interface LiveDuplex {
@@ -63,13 +71,13 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
   try {
     const vad = await SileroVad.load();
     opened.push(vad);
-    let doubleTalk: { apm: WebRtcApm; vad: SileroVad } | undefined;
+    let doubleTalk: { apm: WebRtcApm; vad: SileroVad; meter?: EchoExcessMeter } | undefined;
     if (config.duplex.double_talk) {
       const doubleTalkApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false, ...addon });
       opened.push({ close: () => doubleTalkApm.close() });
       const doubleTalkVad = await SileroVad.load();
       opened.push(doubleTalkVad);
-      doubleTalk = { apm: doubleTalkApm, vad: doubleTalkVad };
+      doubleTalk = { apm: doubleTalkApm, vad: doubleTalkVad, ...(options.doubleTalkMeter === 'whole_band' ? { meter: new DoubleTalkMeter() } : {}) };
     }
     const [stt, tts] = await Promise.all([sttFromConfig(config, 'full_duplex_agent'), ttsFromConfig(config)]);
     opened.push(stt, tts);
@@ -103,6 +111,7 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
       renderBufferMs: d.render_buffer_ms,
       captureBufferMs: d.capture_buffer_ms,
       driftTolerancePpm: d.drift_tolerance_ppm,
+      ...(options.onHeard ? { onHeard: options.onHeard } : {}),
     });
     // Before the microphone is listened to: the chirp must not reach the voice as speech.
     const room = config.duplex.calibrate ? await calibrateRoom(input, output, bus) : undefined;

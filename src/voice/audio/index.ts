@@ -5,3 +5,4 @@ export { encodeWav, parseWav, readWav, writeWav, type WavAudio } from './wav.js'
 export { WavFileInput, type WavFileInputOptions } from './wav-file-input.js';
 export { WavFileOutput, type WavFileOutputOptions } from './wav-file-output.js';
 export { bestMatch } from './correlation.js';
+export { BAND_COUNT, BandLevels } from './band-levels.js';

@@ -13,14 +13,18 @@
  * scored by a second VAD, and a run there may start only on a window where
  * the raw mic stands `echoExcessDb` above the echo that the speaker audio
  * predicts (DoubleTalkMeter); `doubleTalkMinSpeechMs` of it at
- * `doubleTalkThreshold` confirms. Time is audio time:
+ * `doubleTalkThreshold` confirms (the decision is BargeInRule's). Time is audio time:
  * samples fed so far, not the wall clock, so a replay gives the same results.
  */
 import { AppError } from '../../errors/index.js';
 import type { Apm } from '../apm/index.js';
 import type { Vad } from '../types.js';
+import { BargeInRule, type BargeInSpeechStarted, type DoubleTalkWindow } from './barge-in-rule.js';
 import { resolveDuplexConfig, type DuplexConfig } from './config.js';
-import { DoubleTalkPath, type DoubleTalkWindow } from './double-talk-path.js';
+import type { EchoExcessMeter } from './double-talk-meter.js';
+import { DoubleTalkPath } from './double-talk-path.js';
+
+export type { BargeInSpeechStarted, DoubleTalkWindow } from './barge-in-rule.js';
 
 export interface BargeInDetectorOptions {
   apm: Apm;
@@ -31,29 +35,11 @@ export interface BargeInDetectorOptions {
   /**
    * The second path for speech over echo: an APM of the same format with
    * less echo suppression (WebRtcApm 'low') and a VAD of its own (its state
-   * must not be shared with `vad`). Absent: only the cleaned-path rule.
+   * must not be shared with `vad`), and how the mic's excess over the
+   * echo is measured (default BandDoubleTalkMeter). Absent: only the
+   * cleaned-path rule.
    */
-  doubleTalk?: { apm: Apm; vad: Vad };
-}
-
-/** The onset, shaped as the duplex reducer's `speech_started` input plus the audio time of the decision. */
-export interface BargeInSpeechStarted {
-  type: 'speech_started';
-  /**
-   * On the state machine's scale: during playback at or above
-   * `bargeInThreshold` once a rule confirmed the speech (the cleaned path's
-   * own probability; the double-talk path's rescaled from
-   * [doubleTalkThreshold, 1] onto [bargeInThreshold, 1]), outside playback
-   * the window's probability.
-   */
-  confidence: number;
-  /** Which rule confirmed it: Silero on the cleaned audio, or the double-talk path. */
-  rule: 'cleaned' | 'double_talk';
-  /** Audio time of the first window of the qualifying run, ms. */
-  startedAtMs: number;
-  /** Audio time at which the speech was confirmed (end of the confirming window), ms. */
-  atMs: number;
-  duringPlayback: boolean;
+  doubleTalk?: { apm: Apm; vad: Vad; meter?: EchoExcessMeter };
 }
 
 export interface VadWindowScore {
@@ -88,15 +74,8 @@ export class BargeInDetector {
   /** Samples fed so far (frames) and scored so far (windows). */
   private fedSamples = 0;
   private scoredSamples = 0;
-  /** The current run of qualifying windows: its start (ms) and length (samples). */
-  private runStartMs = 0;
-  private runSamples = 0;
-  /** After a speech_started, quiet until a window falls below speechThreshold. */
-  private inSpeech = false;
+  private readonly rule: BargeInRule;
   private readonly doubleTalk: DoubleTalkPath | undefined;
-  /** The double-talk rule's run, like the one above. */
-  private doubleTalkRunStartMs = 0;
-  private doubleTalkRunSamples = 0;
 
   constructor(options: BargeInDetectorOptions) {
     this.apm = options.apm;
@@ -118,8 +97,9 @@ export class BargeInDetector {
       if (!same || second.vad.frameSamples !== this.vad.frameSamples || second.vad === this.vad) {
         throw new AppError('DUPLEX_FRAME_INVALID', 'the double-talk path needs an APM of the same format and a VAD of its own with the same window');
       }
-      this.doubleTalk = new DoubleTalkPath(second.apm, second.vad, this.frameSamples);
+      this.doubleTalk = new DoubleTalkPath(second.apm, second.vad, this.frameSamples, second.meter);
     }
+    this.rule = new BargeInRule(this.config, this.toMs(this.vad.frameSamples));
   }
 
   /**
@@ -157,83 +137,16 @@ export class BargeInDetector {
       const probability = await this.vad.probability(window);
       const doubleTalk = await this.doubleTalk?.nextWindow();
       windows.push(doubleTalk ? { startMs, probability, doubleTalk } : { startMs, probability });
-      event ??= this.score(startMs, probability, playing, doubleTalk);
+      event ??= this.rule.score(startMs, probability, playing, doubleTalk);
     }
     return event === undefined ? { atMs, playing, cleaned, windows } : { atMs, playing, cleaned, windows, event };
   }
 
   /** Forgets the run and the VAD's state (not the APM's: its echo model stays useful). */
   reset(): void {
-    this.runSamples = 0;
-    this.doubleTalkRunSamples = 0;
-    this.inSpeech = false;
+    this.rule.reset();
     this.vad.reset();
     this.doubleTalk?.reset();
-  }
-
-  private score(startMs: number, probability: number, playing: boolean, doubleTalk?: DoubleTalkWindow): BargeInSpeechStarted | undefined {
-    const { speechThreshold } = this.config;
-    if (this.inSpeech) {
-      // Re-armed only when neither path still hears the utterance, so one utterance gives one onset.
-      if (probability < speechThreshold && (doubleTalk === undefined || doubleTalk.probability < speechThreshold)) this.inSpeech = false;
-      return undefined;
-    }
-    const cleaned = this.scoreCleaned(startMs, probability, playing);
-    const overEcho = playing && doubleTalk ? this.scoreDoubleTalk(startMs, doubleTalk) : undefined;
-    if (!playing) this.doubleTalkRunSamples = 0;
-    const event = cleaned ?? overEcho;
-    if (event) {
-      this.inSpeech = true;
-      this.runSamples = 0;
-      this.doubleTalkRunSamples = 0;
-    }
-    return event;
-  }
-
-  /** The rule on the strongly suppressed path: a run of windows at the threshold for the mode. */
-  private scoreCleaned(startMs: number, probability: number, playing: boolean): BargeInSpeechStarted | undefined {
-    const { bargeInThreshold, speechThreshold, minBargeInSpeechMs } = this.config;
-    const threshold = playing ? bargeInThreshold : speechThreshold;
-    if (probability < threshold) {
-      this.runSamples = 0;
-      return undefined;
-    }
-    if (this.runSamples === 0) this.runStartMs = startMs;
-    this.runSamples += this.vad.frameSamples;
-    const neededMs = playing ? minBargeInSpeechMs : 0;
-    if (this.toMs(this.runSamples) < neededMs) return undefined;
-    return this.started(this.runStartMs, startMs, probability, playing, 'cleaned');
-  }
-
-  /** The rule on the less suppressed path: a run that starts where the mic is louder than echo can be, carried by the VAD. */
-  private scoreDoubleTalk(startMs: number, window: DoubleTalkWindow): BargeInSpeechStarted | undefined {
-    const { doubleTalkThreshold, echoExcessDb, doubleTalkMinSpeechMs } = this.config;
-    const voiced = window.probability >= doubleTalkThreshold;
-    if (!voiced) {
-      this.doubleTalkRunSamples = 0;
-      return undefined;
-    }
-    if (this.doubleTalkRunSamples === 0) {
-      if (window.excessDb < echoExcessDb) return undefined;
-      this.doubleTalkRunStartMs = startMs;
-    }
-    this.doubleTalkRunSamples += this.vad.frameSamples;
-    if (this.toMs(this.doubleTalkRunSamples) < doubleTalkMinSpeechMs) return undefined;
-    const { bargeInThreshold } = this.config;
-    const span = 1 - doubleTalkThreshold;
-    const confidence = span > 0 ? bargeInThreshold + ((1 - bargeInThreshold) * (window.probability - doubleTalkThreshold)) / span : 1;
-    return this.started(this.doubleTalkRunStartMs, startMs, Math.min(1, confidence), true, 'double_talk');
-  }
-
-  private started(runStartMs: number, windowStartMs: number, confidence: number, duringPlayback: boolean, rule: BargeInSpeechStarted['rule']): BargeInSpeechStarted {
-    return {
-      type: 'speech_started',
-      confidence,
-      rule,
-      startedAtMs: runStartMs,
-      atMs: windowStartMs + this.toMs(this.vad.frameSamples),
-      duringPlayback,
-    };
   }
 
   private toMs(samples: number): number {

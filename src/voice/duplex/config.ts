@@ -18,6 +18,12 @@ export interface DuplexConfig {
   echoExcessDb: number;
   /** Run length at doubleTalkThreshold that confirms a double-talk barge-in. */
   doubleTalkMinSpeechMs: number;
+  /** Windows of that run in which the mic stands `echoExcessDb` above the echo (one lone loud window is often echo). */
+  doubleTalkExcessWindows: number;
+  /** Playback that starts after this long without any is a new reply, whose echo path may have changed (volume, position). */
+  replyPauseMs: number;
+  /** The first moments of such a reply do not interrupt: the echo cancellers and the double-talk meter are learning its echo. */
+  replyStartGuardMs: number;
   /** How long an interruption may go without words before the reply resumes; 0 makes every barge-in final at once. */
   falseInterruptionTimeoutMs: number;
   /** Watchdog: `recovering` ends after this even if cleanup never reports done. */
@@ -27,13 +33,28 @@ export interface DuplexConfig {
 }
 
 /**
- * Not settings: the double-talk rule's constants, measured in bench/echo.ts.
- * Echo-only frames stayed under 4 dB above the prediction (50 trials), and
- * 6 dB with a VAD score of 0.5 over two Silero windows gave no false
- * interruption; a lower score was faster still but leaves the decision to
- * the energy alone (BENCHMARKS.md, ## echo).
+ * Not settings: the double-talk rule's constants. On synthetic echo
+ * (bench/echo.ts) echo-only frames stayed under 4 dB above the whole-band
+ * prediction, and 6 dB with a VAD score of 0.5 over two Silero windows gave
+ * no false interruption (BENCHMARKS.md, ## echo). In the reverberant echo
+ * rooms, replayed (bench/barge-in-replay.ts, 200 replies in five recorded
+ * runs), the band meter's third-loudest band at 12 dB, one window, with the
+ * reply-start guard, gave no false onset and the lowest p50 of the arms
+ * that gave none (## barge-in in rooms).
  */
-const DOUBLE_TALK = { threshold: 0.5, echoExcessDb: 6, minSpeechMs: 64 } as const;
+const DOUBLE_TALK = { threshold: 0.5, echoExcessDb: 12, minSpeechMs: 64, excessWindows: 1 } as const;
+
+/**
+ * Not settings: a new reply, measured in the echo rooms (BENCHMARKS.md, ##
+ * barge-in in rooms). The rooms' echo gain changes between replies, as a
+ * turned volume knob would; every false onset left after the band meter
+ * came in the first 100-200 ms of a reply that followed 0.8-1.3 s of
+ * silence, through the strongly suppressed path, while the cancellers
+ * re-learnt the louder echo; a 500 ms guard after 500 ms of silence left
+ * none in the replayed runs.
+ */
+export const REPLY_PAUSE_MS = 500;
+const REPLY_START_GUARD_MS = 500;
 
 /** The state machine's settings from the config (`[duplex]`, and `[vad] threshold` for speech while silent): the schema holds every default. */
 export function duplexConfigFrom(config: Config): DuplexConfig {
@@ -45,6 +66,9 @@ export function duplexConfigFrom(config: Config): DuplexConfig {
     doubleTalkThreshold: DOUBLE_TALK.threshold,
     echoExcessDb: DOUBLE_TALK.echoExcessDb,
     doubleTalkMinSpeechMs: DOUBLE_TALK.minSpeechMs,
+    doubleTalkExcessWindows: DOUBLE_TALK.excessWindows,
+    replyPauseMs: REPLY_PAUSE_MS,
+    replyStartGuardMs: REPLY_START_GUARD_MS,
     falseInterruptionTimeoutMs: duplex.false_interruption_timeout_ms,
     recoveryTimeoutMs: duplex.recovery_timeout_ms,
     turnIdPrefix: 'duplex-',
@@ -67,10 +91,13 @@ export function resolveDuplexConfig(partial: Partial<DuplexConfig> = {}): Duplex
   if (config.bargeInThreshold < config.speechThreshold) {
     throw invalid('bargeInThreshold', `must be at least speechThreshold (${config.speechThreshold}), got ${config.bargeInThreshold}`);
   }
-  for (const key of ['minBargeInSpeechMs', 'doubleTalkMinSpeechMs', 'falseInterruptionTimeoutMs', 'recoveryTimeoutMs'] as const) {
+  for (const key of ['minBargeInSpeechMs', 'doubleTalkMinSpeechMs', 'falseInterruptionTimeoutMs', 'recoveryTimeoutMs', 'replyPauseMs', 'replyStartGuardMs'] as const) {
     if (!(Number.isFinite(config[key]) && config[key] >= 0)) throw invalid(key, `must be a number of ms >= 0, got ${config[key]}`);
   }
   if (!(Number.isFinite(config.echoExcessDb) && config.echoExcessDb >= 0)) throw invalid('echoExcessDb', `must be a number of dB >= 0, got ${config.echoExcessDb}`);
+  if (!(Number.isInteger(config.doubleTalkExcessWindows) && config.doubleTalkExcessWindows >= 1)) {
+    throw invalid('doubleTalkExcessWindows', `must be a whole number >= 1, got ${config.doubleTalkExcessWindows}`);
+  }
   if (config.recoveryTimeoutMs === 0) throw invalid('recoveryTimeoutMs', 'must be above 0, or cleanup never gets a chance');
   return config;
 }

@@ -14,8 +14,10 @@
  * voice).
  */
 
+import { REPLY_PAUSE_MS } from './config.js';
+
 /** Lags tried for the delay, in 10 ms frames: 0..300 ms covers the AEC's own range of interest. */
-const MAX_LAG_FRAMES = 30;
+export const MAX_LAG_FRAMES = 30;
 /** Per-frame weight of the running correlation: about a second of memory. */
 const CORRELATION_ALPHA = 0.02;
 /** Active render frames before the delay estimate is trusted (0.5 s); until then the loudest render of the last 250 ms stands in. */
@@ -44,8 +46,22 @@ const DIRECT_FRAMES = 2;
 /** The mic must start this far above the active level for its fall to be measured (not into the noise). */
 const DECAY_MEASURE_HEADROOM_DB = 15;
 const DECAY_LEARNING_RATE = 0.2;
+/**
+ * A reply that starts after this long without render (0.5 s, the rule's replyPauseMs) may meet another
+ * echo path (the volume turned, the laptop moved, the bench's gain drawn
+ * anew): the echo level is learnt afresh from its first frames. Without
+ * this, an echo more than FREEZE_EXCESS_DB louder than the last reply's
+ * was never learnt (every frame of it looked like double talk), and the
+ * first syllables of replies were taken for the user (BENCHMARKS.md).
+ */
+const NEW_REPLY_GAP_FRAMES = REPLY_PAUSE_MS / 10;
 
-export class DoubleTalkMeter {
+/** How far the mic stands above the echo the render predicts, per 10 ms frame, in dB (see push below). */
+export interface EchoExcessMeter {
+  push(mic: Int16Array, render: Int16Array | null): number;
+}
+
+export class DoubleTalkMeter implements EchoExcessMeter {
   private readonly farDb = new Float64Array(MAX_LAG_FRAMES + 1);
   private readonly farAmp = new Float64Array(MAX_LAG_FRAMES + 1);
   private readonly covariance = new Float64Array(MAX_LAG_FRAMES + 1);
@@ -63,6 +79,8 @@ export class DoubleTalkMeter {
   /** The mic since the last render offset, while its fall is being measured. */
   private offset: { beforeDb: number; frames: number; tailDb?: number } | undefined;
   private readonly recentMicDb = new Float64Array(2 * DELAY_SPREAD_FRAMES + 1);
+  private framesWithoutRender = 0;
+  private replies = 0;
 
   /** The echo's decay the meter has learnt, as a reverberation time (s): for reports. */
   get reverberationTimeS(): number {
@@ -81,6 +99,15 @@ export class DoubleTalkMeter {
     this.farDb[0] = render ? levelDb(render) : 0;
     this.farAmp[0] = 10 ** (this.farDb[0] / 20);
     const micDb = levelDb(mic);
+    if (this.farDb[0] < ACTIVE_LEVEL_DB) this.framesWithoutRender++;
+    else {
+      if (this.framesWithoutRender >= NEW_REPLY_GAP_FRAMES) {
+        this.levelCount = 0;
+        this.levelNext = 0;
+        this.replies++;
+      }
+      this.framesWithoutRender = 0;
+    }
 
     const directDb = this.predictedRenderDb();
     this.tailDb = Math.max(directDb, this.tailDb - this.decayDbPerFrame);
@@ -135,11 +162,27 @@ export class DoubleTalkMeter {
     this.decayDbPerFrame += DECAY_LEARNING_RATE * (clamped - this.decayDbPerFrame);
   }
 
+  /** Counts the replies the echo level was learnt afresh for (each starts after a second without render). */
+  get replyCount(): number {
+    return this.replies;
+  }
+
+  /** The echo's decay the meter has learnt, dB per 10 ms frame. */
+  get decayPerFrameDb(): number {
+    return this.decayDbPerFrame;
+  }
+
+  /** The render frames (lags, 0 = this frame, inclusive) the echo in this frame is predicted from: the delay's spread, or the last 250 ms until the delay is known. */
+  echoLags(): [number, number] {
+    if (this.activeFrames < DELAY_WARMUP_FRAMES) return [0, FALLBACK_SPAN_FRAMES];
+    const lag = this.delayFrames();
+    return [Math.max(0, lag - DELAY_SPREAD_FRAMES), Math.min(MAX_LAG_FRAMES, lag + DELAY_SPREAD_FRAMES)];
+  }
+
   /** The render level the echo in this frame came from, dB. */
   private predictedRenderDb(): number {
-    if (this.activeFrames < DELAY_WARMUP_FRAMES) return max(this.farDb, 0, FALLBACK_SPAN_FRAMES);
-    const lag = this.delayFrames();
-    return max(this.farDb, Math.max(0, lag - DELAY_SPREAD_FRAMES), Math.min(MAX_LAG_FRAMES, lag + DELAY_SPREAD_FRAMES));
+    const [from, to] = this.echoLags();
+    return max(this.farDb, from, to);
   }
 
   /** The lag whose render envelope correlates best with the mic's. */

@@ -7,17 +7,12 @@
  */
 import type { Apm } from '../apm/index.js';
 import type { Vad } from '../types.js';
-import { DoubleTalkMeter } from './double-talk-meter.js';
+import type { DoubleTalkWindow } from './barge-in-rule.js';
+import { BandDoubleTalkMeter } from './band-double-talk-meter.js';
+import type { EchoExcessMeter } from './double-talk-meter.js';
 
-export interface DoubleTalkWindow {
-  /** The second path's VAD probability for the window. */
-  probability: number;
-  /** The largest excess of the mic over the predicted echo in the 10 ms frames the window overlaps, dB. */
-  excessDb: number;
-}
 
 export class DoubleTalkPath {
-  private readonly meter = new DoubleTalkMeter();
   private readonly pending: Int16Array;
   private pendingLength = 0;
   /** Excess per 10 ms frame, from frame `firstFrame` on. */
@@ -29,6 +24,7 @@ export class DoubleTalkPath {
     private readonly apm: Apm,
     private readonly vad: Vad,
     maxFrameSamples: number,
+    private readonly meter: EchoExcessMeter = new BandDoubleTalkMeter(),
   ) {
     this.pending = new Int16Array(vad.frameSamples + maxFrameSamples);
   }

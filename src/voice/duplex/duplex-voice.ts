@@ -16,6 +16,7 @@ import type { TranscriptCheck } from '../session/voice-session.js';
 import { FRAME_SAMPLES, type AudioFrame, type AudioInput, type AudioOutput, type StreamingStt, type Tts, type Vad } from '../types.js';
 import { Endpointer, type EndpointerConfig } from '../vad/index.js';
 import { BargeInDetector } from './barge-in-detector.js';
+import type { EchoExcessMeter } from './double-talk-meter.js';
 import { CaptureQueue } from './capture-queue.js';
 import { EchoReference } from './echo-reference.js';
 import { FrameTimers } from './frame-timers.js';
@@ -39,7 +40,7 @@ export interface DuplexVoiceOptions {
   /** The VAD model; the detector and the endpointer share its scores. */
   vad: Vad;
   /** Speech over loud echo: a less suppressing echo canceller and a VAD of its own (see BargeInDetector). */
-  doubleTalk?: { apm: Apm; vad: Vad };
+  doubleTalk?: { apm: Apm; vad: Vad; meter?: EchoExcessMeter };
   /** Recognition of confirmed speech; its partial interval is the engine's. */
   stt: StreamingStt;
   tts: Tts;
@@ -76,6 +77,12 @@ export interface DuplexVoiceOptions {
    * first echoes through.
    */
   echoWarmupMs?: number;
+  /**
+   * Each microphone frame and the render paired with it (null: nothing
+   * playing, nor its echo tail), as the barge-in detector gets them: a tap
+   * for recording a run to replay (bench/barge-in.ts, BARGE_IN_RECORD).
+   */
+  onHeard?: (frame: AudioFrame, render: Int16Array | null) => void;
   /** Milliseconds on the clock the input's frame times are on (default performance.now, as PortAudio's). */
   clock?: () => number;
   /** Time stamps of bus events (default Date.now, as every other stage's). */
@@ -259,6 +266,7 @@ export class DuplexVoice {
   private async hear(frame: AudioFrame): Promise<void> {
     const render = this.echo.forCapture(frame);
     const samples = frame.samples.length === FRAME_SAMPLES ? frame.samples : padded(frame.samples);
+    this.options.onHeard?.({ ...frame, samples }, render);
     try {
       await this.pipeline.frame({ ...frame, samples }, render);
     } catch (error) {

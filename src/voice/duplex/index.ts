@@ -6,6 +6,10 @@ export {
   type BargeInSpeechStarted,
   type VadWindowScore,
 } from './barge-in-detector.js';
+export { BargeInRule, type DoubleTalkWindow } from './barge-in-rule.js';
+export { BandDoubleTalkMeter, type BandDoubleTalkMeterOptions } from './band-double-talk-meter.js';
+export { DoubleTalkMeter } from './double-talk-meter.js';
+export type { EchoExcessMeter } from './double-talk-meter.js';
 export { reduce, reduceAll } from './reducer.js';
 export {
   initialDuplexState,

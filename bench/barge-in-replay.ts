@@ -1,0 +1,183 @@
+/**
+ * A recorded barge-in run (bench/barge-in.ts with BARGE_IN_RECORD=folder)
+ * replayed offline through other double-talk meters and rule settings:
+ * every microphone frame and the render the live detector paired with it
+ * go through fresh echo cancellers and Silero states, as live, once per
+ * meter; the windows' scores then go through BargeInRule once per setting.
+ * Per room and arm: false onsets in the echo-only replies and before the
+ * clip in the talked-over ones, detections, and the latency from the
+ * clip's voiced onset to the confirming window (the live figure adds the
+ * few ms to the playback stop). What a replay cannot tell: after the live
+ * run stopped playback, the rest of the reply was never played, so an arm
+ * slower than the live rule meets a quieter microphone than it would have
+ * (counted as `after_live_stop`); and nothing is recognized here.
+ *
+ *   BARGE_IN_REPLAY=/tmp/rec npm run bench -- barge-in-replay
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defaultConfig } from '../src/config/index.js';
+import { WebRtcApm } from '../src/voice/apm/index.js';
+import { BandDoubleTalkMeter, BargeInDetector, BargeInRule, DoubleTalkMeter, DUPLEX_DEFAULTS, type DoubleTalkWindow, type DuplexConfig } from '../src/voice/duplex/index.js';
+import type { EchoExcessMeter } from '../src/voice/duplex/index.js';
+import { apmOptionsFromConfig } from '../src/voice/live-duplex.js';
+import { SileroVad } from '../src/voice/vad/index.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import type { RecordedTrial, RunRecordingFile } from './lib/run-recording.js';
+import { percentile, round } from '../test/support/stats.js';
+
+/** The meters compared: the whole-band one the daemon runs, and the band one at two ranks. */
+const METERS: Record<string, () => EchoExcessMeter | undefined> = {
+  whole_band: () => new DoubleTalkMeter(),
+  bands_3rd: () => new BandDoubleTalkMeter({ rank: 3 }),
+  bands_5th: () => new BandDoubleTalkMeter({ rank: 5 }),
+
+};
+/** The rule settings tried on each meter's windows (over the daemon's defaults): BARGE_IN_REPLAY_GRID=1 for the whole grid. */
+const RULES: Record<string, Partial<DuplexConfig>> = process.env.BARGE_IN_REPLAY_GRID === '1' ? grid() : { as_shipped: {}, no_reply_guard: { replyStartGuardMs: 0 }, one_window_above: { doubleTalkExcessWindows: 1 } };
+
+function grid(): Record<string, Partial<DuplexConfig>> {
+  const rules: Record<string, Partial<DuplexConfig>> = {};
+  for (const echoExcessDb of [6, 9, 12])
+    for (const doubleTalkThreshold of [0.5, 0.7])
+      for (const doubleTalkMinSpeechMs of [64, 96])
+        for (const doubleTalkExcessWindows of [1, 2, 3])
+          for (const replyStartGuardMs of [0, 300, 500, 800])
+            rules[`x${echoExcessDb}_p${doubleTalkThreshold}_m${doubleTalkMinSpeechMs}_w${doubleTalkExcessWindows}_g${replyStartGuardMs}`] = { echoExcessDb, doubleTalkThreshold, doubleTalkMinSpeechMs, doubleTalkExcessWindows, replyStartGuardMs };
+  return rules;
+}
+
+/** A detection may come this long before the clip's measured onset (its first breath is quieter than the onset rule). */
+const EARLY_MS = 150;
+
+export const bargeInReplay: Benchmark = {
+  name: 'barge-in-replay',
+  description: 'a recorded barge-in run (BARGE_IN_RECORD) replayed through other double-talk meters and settings: false onsets, detections, onset-to-confirm latency',
+  run: runReplay,
+};
+
+interface ScoredWindow {
+  /** Capture clock, ms. */
+  atMs: number;
+  startMs: number;
+  probability: number;
+  playing: boolean;
+  doubleTalk: DoubleTalkWindow | undefined;
+}
+
+async function runReplay(options: BenchmarkRunOptions = {}): Promise<Figures> {
+  const folder = process.env.BARGE_IN_REPLAY;
+  if (!folder) return { skipped: 'BARGE_IN_REPLAY names no folder (record one with BARGE_IN_RECORD=folder npm run bench -- barge-in)' };
+  const rooms = (await readdir(folder)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
+  const figures: Figures = {};
+  for (const room of rooms) {
+    const recording = JSON.parse(await readFile(join(folder, `${room}.json`), 'utf8')) as RunRecordingFile;
+    const mic = int16(await readFile(join(folder, `${room}.mic.s16`)));
+    const render = int16(await readFile(join(folder, `${room}.render.s16`)));
+    for (const [meterName, meter] of Object.entries(METERS)) {
+      options.signal?.throwIfAborted();
+      const windows = await scoreWindows(recording, mic, render, meter());
+      for (const [ruleName, rule] of Object.entries(RULES)) {
+        const arm = `${room}.${meterName}.${ruleName}`;
+        const result = judge(recording, windows, { ...DUPLEX_DEFAULTS, ...rule }, process.env.BARGE_IN_REPLAY_DEBUG === arm);
+        process.stderr.write(`  ${arm}: ${JSON.stringify(result)}\n`);
+        for (const [key, value] of Object.entries(result)) figures[`${arm}.${key}`] = value;
+      }
+    }
+  }
+  return figures;
+}
+
+/** Every frame through the detector's two paths, as live; the windows' scores on the capture clock. */
+async function scoreWindows(recording: RunRecordingFile, mic: Int16Array, render: Int16Array, meter: EchoExcessMeter | undefined): Promise<ScoredWindow[]> {
+  const config = defaultConfig();
+  const apm = new WebRtcApm(apmOptionsFromConfig(config));
+  const secondApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false });
+  const vad = await SileroVad.load();
+  const secondVad = await SileroVad.load();
+  try {
+    const detector = new BargeInDetector({ apm, vad, config: DUPLEX_DEFAULTS, doubleTalk: { apm: secondApm, vad: secondVad, ...(meter ? { meter } : {}) } });
+    const n = recording.frameSamples;
+    const frameMs = (n / recording.rate) * 1000;
+    const windows: ScoredWindow[] = [];
+    for (let f = 0; f < recording.frames.length; f++) {
+      const [, playing] = recording.frames[f]!;
+      const result = await detector.process(mic.subarray(f * n, (f + 1) * n), playing ? render.subarray(f * n, (f + 1) * n) : null);
+      for (const w of result.windows) {
+        const frame = Math.min(recording.frames.length - 1, Math.floor(w.startMs / frameMs));
+        const atMs = recording.frames[frame]![0] + (w.startMs - frame * frameMs);
+        windows.push({ atMs, startMs: w.startMs, probability: w.probability, playing: result.playing, doubleTalk: w.doubleTalk });
+      }
+    }
+    return windows;
+  } finally {
+    apm.close();
+    secondApm.close();
+    await vad.close();
+    await secondVad.close();
+  }
+}
+
+/** The rule over the windows; each trial judged as the live bench judges it. */
+function judge(recording: RunRecordingFile, windows: ScoredWindow[], config: DuplexConfig, debug = false): Figures {
+  const rule = new BargeInRule(config, 32);
+  const onsets: Array<{ atMs: number; duringPlayback: boolean; index: number }> = [];
+  windows.forEach((w, index) => {
+    const event = rule.score(w.startMs, w.probability, w.playing, w.doubleTalk);
+    if (event) onsets.push({ atMs: w.atMs + (event.atMs - w.startMs), duringPlayback: event.duringPlayback, index });
+  });
+  const within = (t: RecordedTrial, from: number, to: number) => onsets.filter((o) => o.atMs >= from && o.atMs < to && o.atMs >= t.fromMs && o.atMs < t.toMs);
+  let falseEcho = 0;
+  let echoTrialsWithFalse = 0;
+  let spoiled = 0;
+  let afterLiveStop = 0;
+  let eligible = 0;
+  const latencies: number[] = [];
+  for (const trial of recording.trials) {
+    if (trial.kind === 'echo_only') {
+      const falseOnes = within(trial, trial.fromMs, trial.toMs).filter((o) => o.duringPlayback);
+      // BARGE_IN_REPLAY_DEBUG=<arm>: each false onset with the windows that led to it.
+      if (debug) for (const o of falseOnes) process.stderr.write(`    false at +${Math.round(o.atMs - trial.fromMs)} ms: ${describeWindows(windows, o.index)}\n`);
+      const found = falseOnes.length;
+      falseEcho += found;
+      if (found > 0) echoTrialsWithFalse++;
+    } else if (trial.kind === 'talk_over' && trial.onsetMs !== undefined) {
+      const before = within(trial, trial.fromMs, trial.onsetMs - EARLY_MS).filter((o) => o.duringPlayback);
+      if (debug) for (const o of before) process.stderr.write(`    spoiling at +${Math.round(o.atMs - trial.fromMs)} ms: ${describeWindows(windows, o.index)}\n`);
+      if (before.length > 0) {
+        spoiled++;
+        continue;
+      }
+      eligible++;
+      const hit = within(trial, trial.onsetMs - EARLY_MS, trial.toMs)[0];
+      if (!hit) continue;
+      const latency = hit.atMs - trial.onsetMs;
+      latencies.push(latency);
+      const live = trial.live?.latencyMs;
+      if (typeof live === 'number' && latency > live) afterLiveStop++;
+    }
+  }
+  const pick = (p: number) => (latencies.length > 0 ? round(percentile(latencies, p), 1) : Number.NaN);
+  return {
+    false_echo_only: falseEcho,
+    echo_trials_with_false: echoTrialsWithFalse,
+    spoiled,
+    detected: `${latencies.length}/${eligible}`,
+    latency_p50_ms: pick(50),
+    latency_p95_ms: pick(95),
+    latency_max_ms: pick(100),
+    after_live_stop: afterLiveStop,
+  };
+}
+
+/** The windows up to an onset: [cleaned probability, double-talk probability, excess dB]. */
+function describeWindows(windows: ScoredWindow[], index: number): string {
+  return windows
+    .slice(Math.max(0, index - 6), index + 1)
+    .map((w) => `[${w.probability.toFixed(2)} ${w.doubleTalk?.probability.toFixed(2)} ${w.doubleTalk?.excessDb.toFixed(1)}${w.playing ? '' : ' idle'}]`)
+    .join(' ');
+}
+
+function int16(buffer: Buffer): Int16Array {
+  return new Int16Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { BargeInRule, type DoubleTalkWindow } from '../../../src/voice/duplex/barge-in-rule.js';
+import { resolveDuplexConfig } from '../../../src/voice/duplex/index.js';
+
+/** Windows of 32 ms from 0 ms on: [cleaned probability, double-talk probability, excess dB]; the onsets they give. */
+function run(windows: Array<[number, number?, number?]>, playing = true, config = resolveDuplexConfig()) {
+  const rule = new BargeInRule(config, 32);
+  return windows.flatMap(([probability, second, excessDb], i) => {
+    const doubleTalk: DoubleTalkWindow | undefined = second === undefined ? undefined : { probability: second, excessDb: excessDb ?? -Infinity };
+    const event = rule.score(i * 32, probability, playing, doubleTalk);
+    return event ? [{ window: i, ...event }] : [];
+  });
+}
+
+describe('BargeInRule, in audio time', () => {
+  it('during playback, confirms the cleaned path after 100 ms at the barge-in threshold, from the run’s first window', () => {
+    const onsets = run([[0.2], [0.9], [0.9], [0.9], [0.9], [0.9]]);
+    expect(onsets).toEqual([expect.objectContaining({ window: 4, rule: 'cleaned', startedAtMs: 32, atMs: 160, duringPlayback: true })]);
+  });
+
+  it('starts a double-talk run only where the mic stands above the echo, and then carries it on the VAD alone', () => {
+    // Voiced over echo but never above it: nothing.
+    expect(run([[0.1, 0.9, 2], [0.1, 0.9, 3], [0.1, 0.9, 5], [0.1, 0.9, 1]], true, resolveDuplexConfig({ echoExcessDb: 6 }))).toEqual([]);
+    // Above it in the first window, not in the second: confirmed after 64 ms.
+    const oneWindow = resolveDuplexConfig({ doubleTalkExcessWindows: 1, echoExcessDb: 6 });
+    const onsets = run([[0.1, 0.2, 9], [0.1, 0.9, 7], [0.1, 0.8, 0], [0.1, 0.9, 0]], true, oneWindow);
+    expect(onsets).toEqual([expect.objectContaining({ window: 2, rule: 'double_talk', startedAtMs: 32, atMs: 96 })]);
+    expect(onsets[0]!.confidence).toBeGreaterThanOrEqual(resolveDuplexConfig().bargeInThreshold);
+  });
+
+  it('can want more than one window of the run above the echo: then one loud window alone is not a voice', () => {
+    const threeWindows = resolveDuplexConfig({ doubleTalkExcessWindows: 3, echoExcessDb: 6 });
+    const loneLoudWindow: Array<[number, number, number]> = [[0.1, 0.9, 9], [0.1, 0.9, 2], [0.1, 0.9, 1], [0.1, 0.9, 3], [0.1, 0.9, 0]];
+    expect(run(loneLoudWindow, true, threeWindows)).toEqual([]);
+    const onsets = run([[0.1, 0.9, 9], [0.1, 0.9, 2], [0.1, 0.9, 8], [0.1, 0.9, 1], [0.1, 0.9, 7], [0.1, 0.9, 0]], true, threeWindows);
+    expect(onsets).toEqual([expect.objectContaining({ window: 4, rule: 'double_talk', startedAtMs: 0, atMs: 160 })]);
+  });
+
+  it('does not let the first moments of a reply after a pause interrupt, and starts no run there', () => {
+    const config = resolveDuplexConfig({ replyPauseMs: 500, replyStartGuardMs: 500 });
+    const rule = new BargeInRule(config, 32);
+    const onsets: number[] = [];
+    // 640 ms idle, then a reply whose echo leaks through as loud "speech" on both paths from its first window.
+    for (let i = 0; i < 60; i++) {
+      const playing = i >= 20;
+      const event = rule.score(i * 32, playing ? 0.95 : 0.01, playing, { probability: playing ? 0.95 : 0.01, excessDb: playing ? 20 : -Infinity });
+      if (event) onsets.push(event.startedAtMs);
+    }
+    // The guard ends 500 ms after the reply's first window (640 ms): the first run starts at the first window after it.
+    expect(onsets).toEqual([1152]);
+    // A reply that follows a short pause (a new sentence) is not guarded.
+    const short = new BargeInRule(config, 32);
+    const found: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const playing = i < 10 || i >= 15;
+      const loud = i >= 15;
+      const event = short.score(i * 32, loud ? 0.95 : 0.01, playing, { probability: loud ? 0.95 : 0.01, excessDb: loud ? 20 : -Infinity });
+      if (event) found.push(event.startedAtMs);
+    }
+    expect(found).toEqual([480]);
+  });
+
+  it('takes the echo-excess threshold from its settings', () => {
+    const windows: Array<[number, number, number]> = [[0.1, 0.9, 8], [0.1, 0.9, 8], [0.1, 0.9, 8], [0.1, 0.9, 8]];
+    expect(run(windows, true, resolveDuplexConfig({ echoExcessDb: 6 }))).toHaveLength(1);
+    expect(run(windows, true, resolveDuplexConfig({ echoExcessDb: 12 }))).toEqual([]);
+  });
+
+  it('outside playback, one window at the speech threshold is an onset, and the double-talk path is not asked', () => {
+    expect(run([[0.3, 0.9, 20], [0.6]], false)).toEqual([expect.objectContaining({ window: 1, rule: 'cleaned', duringPlayback: false })]);
+  });
+
+  it('gives one onset per utterance: quiet until both paths fall below the speech threshold', () => {
+    const onsets = run([[0.6], [0.1, 0.7, 0], [0.6], [0.1, 0.1, 0], [0.6]], false);
+    expect(onsets.map((o) => o.window)).toEqual([0, 4]);
+  });
+});
