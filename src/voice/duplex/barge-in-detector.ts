@@ -12,7 +12,7 @@
  * (hundreds of ms in bench/echo.ts), so a less suppressed APM's output is
  * scored by a second VAD, and a run there may start only on a window where
  * the raw mic stands `echoExcessDb` above the echo that the speaker audio
- * predicts (DoubleTalkMeter); `doubleTalkMinSpeechMs` of it at
+ * predicts (BandDoubleTalkMeter unless given another); `doubleTalkMinSpeechMs` of it at
  * `doubleTalkThreshold` confirms (the decision is BargeInRule's). Time is audio time:
  * samples fed so far, not the wall clock, so a replay gives the same results.
  */
