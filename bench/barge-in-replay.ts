@@ -17,7 +17,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultConfig } from '../src/config/index.js';
-import { WebRtcApm } from '../src/voice/apm/index.js';
+import { WebRtcApm, type ApmLevel } from '../src/voice/apm/index.js';
 import { BandDoubleTalkMeter, BargeInDetector, BargeInRule, DoubleTalkMeter, DUPLEX_DEFAULTS, type DoubleTalkWindow, type DuplexConfig } from '../src/voice/duplex/index.js';
 import type { EchoExcessMeter } from '../src/voice/duplex/index.js';
 import { apmOptionsFromConfig } from '../src/voice/live-duplex.js';
@@ -26,21 +26,47 @@ import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js
 import type { RecordedTrial, RunRecordingFile } from './lib/run-recording.js';
 import { percentile, round } from '../test/support/stats.js';
 
-/** The meters compared: the whole-band one the daemon runs, and the band one at two ranks. */
-const METERS: Record<string, () => EchoExcessMeter | undefined> = {
-  whole_band: () => new DoubleTalkMeter(),
-  bands_3rd: () => new BandDoubleTalkMeter({ rank: 3 }),
-  bands_5th: () => new BandDoubleTalkMeter({ rank: 5 }),
-
+/**
+ * The detector's paths compared: the double-talk meter, and the two echo
+ * cancellers' suppression where an arm changes it (otherwise the daemon's:
+ * high on the cleaned path, low on the double-talk path).
+ * BARGE_IN_REPLAY_PATHS=a,b replays only those.
+ */
+interface PathArm {
+  meter: () => EchoExcessMeter | undefined;
+  cleanedSuppression?: ApmLevel;
+  doubleTalkSuppression?: ApmLevel;
+}
+const ALL_PATHS: Record<string, PathArm> = {
+  whole_band: { meter: () => new DoubleTalkMeter() },
+  bands_3rd: { meter: () => new BandDoubleTalkMeter({ rank: 3 }) },
+  bands_5th: { meter: () => new BandDoubleTalkMeter({ rank: 5 }) },
+  bands_3rd_cancelled: { meter: () => new BandDoubleTalkMeter({ rank: 3, bandsFrom: 'cancelled' }) },
+  bands_3rd_cleaned_moderate: { meter: () => new BandDoubleTalkMeter({ rank: 3 }), cleanedSuppression: 'moderate' },
+  bands_3rd_double_talk_moderate: { meter: () => new BandDoubleTalkMeter({ rank: 3 }), doubleTalkSuppression: 'moderate' },
 };
+const PATHS: Record<string, PathArm> = process.env.BARGE_IN_REPLAY_PATHS
+  ? Object.fromEntries(process.env.BARGE_IN_REPLAY_PATHS.split(',').map((name) => [name, ALL_PATHS[name] ?? unknownPath(name)]))
+  : ALL_PATHS;
+
+function unknownPath(name: string): never {
+  throw new Error(`BARGE_IN_REPLAY_PATHS: no path arm "${name}" (known: ${Object.keys(ALL_PATHS).join(', ')})`);
+}
 /** The rule settings tried on each meter's windows (over the daemon's defaults): BARGE_IN_REPLAY_GRID=1 for the whole grid. */
-const RULES: Record<string, Partial<DuplexConfig>> = process.env.BARGE_IN_REPLAY_GRID === '1' ? grid() : { as_shipped: {}, no_reply_guard: { replyStartGuardMs: 0 }, one_window_above: { doubleTalkExcessWindows: 1 } };
+const RULES: Record<string, Partial<DuplexConfig>> = process.env.BARGE_IN_REPLAY_GRID === '1' ? grid() : {
+      as_shipped: {},
+      no_reply_guard: { replyStartGuardMs: 0 },
+      excess_15: { echoExcessDb: 15 },
+      excess_18: { echoExcessDb: 18 },
+      excess_24: { echoExcessDb: 24 },
+      one_window_32ms: { doubleTalkMinSpeechMs: 32 },
+    };
 
 function grid(): Record<string, Partial<DuplexConfig>> {
   const rules: Record<string, Partial<DuplexConfig>> = {};
-  for (const echoExcessDb of [6, 9, 12])
+  for (const echoExcessDb of [6, 9, 12, 15, 18])
     for (const doubleTalkThreshold of [0.5, 0.7])
-      for (const doubleTalkMinSpeechMs of [64, 96])
+      for (const doubleTalkMinSpeechMs of [32, 64, 96])
         for (const doubleTalkExcessWindows of [1, 2, 3])
           for (const replyStartGuardMs of [0, 300, 500, 800])
             rules[`x${echoExcessDb}_p${doubleTalkThreshold}_m${doubleTalkMinSpeechMs}_w${doubleTalkExcessWindows}_g${replyStartGuardMs}`] = { echoExcessDb, doubleTalkThreshold, doubleTalkMinSpeechMs, doubleTalkExcessWindows, replyStartGuardMs };
@@ -74,9 +100,9 @@ async function runReplay(options: BenchmarkRunOptions = {}): Promise<Figures> {
     const recording = JSON.parse(await readFile(join(folder, `${room}.json`), 'utf8')) as RunRecordingFile;
     const mic = int16(await readFile(join(folder, `${room}.mic.s16`)));
     const render = int16(await readFile(join(folder, `${room}.render.s16`)));
-    for (const [meterName, meter] of Object.entries(METERS)) {
+    for (const [meterName, path] of Object.entries(PATHS)) {
       options.signal?.throwIfAborted();
-      const windows = await scoreWindows(recording, mic, render, meter());
+      const windows = await scoreWindows(recording, mic, render, path);
       for (const [ruleName, rule] of Object.entries(RULES)) {
         const arm = `${room}.${meterName}.${ruleName}`;
         const result = judge(recording, windows, { ...DUPLEX_DEFAULTS, ...rule }, process.env.BARGE_IN_REPLAY_DEBUG === arm);
@@ -89,10 +115,11 @@ async function runReplay(options: BenchmarkRunOptions = {}): Promise<Figures> {
 }
 
 /** Every frame through the detector's two paths, as live; the windows' scores on the capture clock. */
-async function scoreWindows(recording: RunRecordingFile, mic: Int16Array, render: Int16Array, meter: EchoExcessMeter | undefined): Promise<ScoredWindow[]> {
+async function scoreWindows(recording: RunRecordingFile, mic: Int16Array, render: Int16Array, path: PathArm): Promise<ScoredWindow[]> {
   const config = defaultConfig();
-  const apm = new WebRtcApm(apmOptionsFromConfig(config));
-  const secondApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false });
+  const apm = new WebRtcApm({ ...apmOptionsFromConfig(config), ...(path.cleanedSuppression ? { echoSuppression: path.cleanedSuppression } : {}) });
+  const secondApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: path.doubleTalkSuppression ?? 'low', gainControl: false });
+  const meter = path.meter();
   const vad = await SileroVad.load();
   const secondVad = await SileroVad.load();
   try {

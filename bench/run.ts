@@ -11,6 +11,7 @@ import type { Benchmark } from './lib/benchmark.js';
 import { apm } from './apm.js';
 import { bargeInRooms } from './barge-in.js';
 import { bargeInReplay } from './barge-in-replay.js';
+import { bargeInReplayWords } from './barge-in-replay-words.js';
 import { browser } from './browser.js';
 import { echo } from './echo.js';
 import { hostTurn } from './host-turn.js';
@@ -27,7 +28,7 @@ import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, bargeInReplay, partials, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, bargeInReplay, bargeInReplayWords, partials, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

@@ -31,6 +31,14 @@ const NOISE_RISE_DB_PER_FRAME = 0.05;
 export interface BandDoubleTalkMeterOptions {
   /** Which band excess is reported, largest first (1 = the largest); default 3. */
   rank?: number;
+  /**
+   * Whose band levels are compared with the predicted echo: the raw
+   * microphone ('mic', the default), or the double-talk path's
+   * echo-cancelled output ('cancelled'), where the echo is what the
+   * canceller left and a voice keeps its level. The delay and the room's
+   * decay are found on the raw mic either way.
+   */
+  bandsFrom?: 'mic' | 'cancelled';
 }
 
 export class BandDoubleTalkMeter implements EchoExcessMeter {
@@ -50,13 +58,15 @@ export class BandDoubleTalkMeter implements EchoExcessMeter {
   private readonly excess = new Float64Array(BAND_COUNT);
   private readonly silence = new Int16Array(160);
   private readonly rank: number;
+  private readonly bandsFrom: 'mic' | 'cancelled';
   private reply = 0;
 
   constructor(options: BandDoubleTalkMeterOptions = {}) {
     this.rank = Math.max(1, Math.min(BAND_COUNT, options.rank ?? 3));
+    this.bandsFrom = options.bandsFrom ?? 'mic';
   }
 
-  push(mic: Int16Array, render: Int16Array | null): number {
+  push(mic: Int16Array, render: Int16Array | null, cancelled?: Int16Array): number {
     const broad = this.broadband.push(mic, render);
     if (this.broadband.replyCount !== this.reply) {
       // A new reply: its band gains are learnt afresh with the whole-band level.
@@ -64,7 +74,7 @@ export class BandDoubleTalkMeter implements EchoExcessMeter {
       this.levelCount = 0;
       this.levelNext = 0;
     }
-    this.micBands.push(mic, this.micDb);
+    this.micBands.push(this.bandsFrom === 'cancelled' && cancelled ? cancelled : mic, this.micDb);
     const oldest = this.renderHistory.pop()!;
     this.renderHistory.unshift(this.renderBands.push(render ?? this.silence, oldest));
     for (let b = 0; b < BAND_COUNT; b++) {

@@ -58,7 +58,8 @@ const NEW_REPLY_GAP_FRAMES = REPLY_PAUSE_MS / 10;
 
 /** How far the mic stands above the echo the render predicts, per 10 ms frame, in dB (see push below). */
 export interface EchoExcessMeter {
-  push(mic: Int16Array, render: Int16Array | null): number;
+  /** `cancelled`: the double-talk path's echo-cancelled output for the same frame (a meter may look at it too). */
+  push(mic: Int16Array, render: Int16Array | null, cancelled?: Int16Array): number;
 }
 
 export class DoubleTalkMeter implements EchoExcessMeter {

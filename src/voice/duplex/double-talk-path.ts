@@ -32,9 +32,10 @@ export class DoubleTalkPath {
   /** One APM frame (10 ms) of mic and the render played with it, `silence` when nothing plays. */
   feed(mic: Int16Array, render: Int16Array, playing: boolean): void {
     this.apm.processRender(render);
-    this.pending.set(this.apm.processCapture(mic), this.pendingLength);
+    const cancelled = this.apm.processCapture(mic);
+    this.pending.set(cancelled, this.pendingLength);
     this.pendingLength += mic.length;
-    this.excess.push(this.meter.push(mic, playing ? render : null));
+    this.excess.push(this.meter.push(mic, playing ? render : null, cancelled));
   }
 
   /** Scores the next VAD window; called in step with the main path, which has the same samples pending. */

@@ -38,10 +38,15 @@ function highPass(samples: Int16Array, gain: number): Int16Array {
   return Int16Array.from(samples, (x, i) => Math.round(gain * (x - 2 * (samples[i - 1] ?? 0) + (samples[i - 2] ?? 0)) / 4));
 }
 
-function excesses(meter: { push(mic: Int16Array, render: Int16Array | null): number }, mic: Int16Array, far: Int16Array): number[] {
+function excesses(meter: { push(mic: Int16Array, render: Int16Array | null, cancelled?: Int16Array): number }, mic: Int16Array, far: Int16Array, cancelled?: Int16Array): number[] {
   const out: number[] = [];
-  for (let s = 0; s + 160 <= far.length; s += 160) out.push(meter.push(mic.subarray(s, s + 160), far.subarray(s, s + 160)));
+  for (let s = 0; s + 160 <= far.length; s += 160) out.push(meter.push(mic.subarray(s, s + 160), far.subarray(s, s + 160), cancelled?.subarray(s, s + 160)));
   return out;
+}
+
+/** a + b, sample by sample, clipped. */
+function mix(a: Int16Array, b: Int16Array): Int16Array {
+  return Int16Array.from(a, (x, i) => Math.max(-32768, Math.min(32767, x + (b[i] ?? 0))));
 }
 
 describe('BandLevels', () => {
@@ -77,5 +82,23 @@ describe('BandDoubleTalkMeter', () => {
     const whole = excesses(new DoubleTalkMeter(), mic, far).slice(100).filter(Number.isFinite);
     expect(whole.filter((x) => x >= 6).length).toBe(0);
     expect(band.filter((x) => x >= 12).length).toBeGreaterThan(10);
+  });
+
+  it('with bandsFrom "cancelled", compares the canceller’s output with the echo it leaves', () => {
+    // The user 10 dB under the echo, in the same low bands, from 2 s on; a canceller that leaves a twentieth of the echo.
+    const user = new Int16Array(far.length);
+    user.set(lowPass(syllables(2000, 11), 4 * 0.5 * 0.3), 2 * RATE);
+    const mic = simulateMic(far, { delayMs: 60, gain: 0.5, noise: 20, seed: 5 }, RATE, user);
+    const residue = simulateMic(far, { delayMs: 60, gain: 0.5 / 20, noise: 20, seed: 5 });
+    const onMic = excesses(new BandDoubleTalkMeter(), mic, far, mix(residue, user)).slice(100).filter(Number.isFinite);
+    const onCancelled = excesses(new BandDoubleTalkMeter({ bandsFrom: 'cancelled' }), mic, far, mix(residue, user)).slice(100);
+    const residueOnly = excesses(new BandDoubleTalkMeter({ bandsFrom: 'cancelled' }), echoOnly, far, residue).slice(100).filter(Number.isFinite);
+    expect(onMic.filter((x) => x >= 12).length).toBe(0);
+    // Before the user speaks, the residue is the echo it predicts; after, the voice stands far above it.
+    expect(onCancelled.slice(0, 100).filter((x) => x >= 12).length).toBe(0);
+    expect(onCancelled.slice(100).filter((x) => x >= 12).length).toBeGreaterThan(20);
+    expect(residueOnly.length).toBeGreaterThan(100);
+    // A residue near the noise floor is ragged (up to 7.5 dB here), but never reaches the rule's 12 dB.
+    expect(Math.max(...residueOnly)).toBeLessThan(12);
   });
 });
