@@ -6,8 +6,8 @@
  * Silero states, its rule) as live; where it confirmed speech in a
  * talked-over reply (or in a clip said to the idle assistant: the no-echo
  * baseline), a span of audio from the confirming run's start less a
- * pre-roll to 4.5 s after it is recognized by the resident decoder, once
- * per arm:
+ * pre-roll to 0.5 s after the clip's end is recognized by the resident
+ * decoder, once per arm:
  *
  *   source    'cleaned' (the strongly suppressed path recognition hears
  *             live) or 'low' (the double-talk path's less suppressed
@@ -34,7 +34,7 @@ import { SileroVad } from '../src/voice/vad/index.js';
 import { wordErrors } from '../test/support/wer.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
 import type { RunRecordingFile } from './lib/run-recording.js';
-import { cardsClips, librivoxClips } from './lib/speech-clips.js';
+import { cardsClips, librivoxClips, type SpeechClip } from './lib/speech-clips.js';
 import { round } from '../test/support/stats.js';
 
 type Source = 'cleaned' | 'low';
@@ -51,8 +51,8 @@ const ARMS: Record<string, WordsArm> = {
 };
 /** A detection may come this long before the clip's measured onset (as in bench/barge-in-replay.ts). */
 const EARLY_MS = 150;
-/** Recognized after the confirming run's start: the clips are cut to 4 s. */
-const SPAN_AFTER_MS = 4500;
+/** Recognized after the clip's end (from its onset where measured, else from the confirming run's start). */
+const SPAN_AFTER_CLIP_MS = 500;
 
 export const bargeInReplayWords: Benchmark = {
   name: 'barge-in-replay-words',
@@ -71,7 +71,7 @@ async function runWordsReplay(options: BenchmarkRunOptions = {}): Promise<Figure
   const folder = process.env.BARGE_IN_REPLAY;
   if (!folder) return { skipped: 'BARGE_IN_REPLAY names no folder (record one with BARGE_IN_RECORD=folder npm run bench -- barge-in)' };
   const rooms = (await readdir(folder)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
-  const transcripts = new Map([...(await librivoxClips()), ...(await cardsClips())].map((c) => [c.name, c.transcript]));
+  const clips = new Map([...(await librivoxClips()), ...(await cardsClips())].map((c) => [c.name, c]));
   const stt = await sttFromConfig(defaultConfig(), 'full_duplex_agent');
   const figures: Figures = {};
   try {
@@ -83,7 +83,7 @@ async function runWordsReplay(options: BenchmarkRunOptions = {}): Promise<Figure
       const replayed = await replayRoom(recording, mic, render);
       for (const [armName, arm] of Object.entries(ARMS)) {
         options.signal?.throwIfAborted();
-        const result = await recognizeArm(stt, recording, replayed, arm, transcripts);
+        const result = await recognizeArm(stt, recording, replayed, arm, clips);
         process.stderr.write(`  ${room}.${armName}: ${JSON.stringify(result)}\n`);
         for (const [key, value] of Object.entries(result)) figures[`${room}.${armName}.${key}`] = value;
       }
@@ -131,20 +131,21 @@ async function replayRoom(recording: RunRecordingFile, mic: Int16Array, render: 
   }
 }
 
-async function recognizeArm(stt: StreamingStt, recording: RunRecordingFile, room: ReplayedRoom, arm: WordsArm, transcripts: Map<string, string>): Promise<Figures> {
+async function recognizeArm(stt: StreamingStt, recording: RunRecordingFile, room: ReplayedRoom, arm: WordsArm, clips: Map<string, SpeechClip>): Promise<Figures> {
   const totals = { baseline: { errors: 0, words: 0, clips: 0 }, talk_over: { errors: 0, words: 0, clips: 0 } };
   for (const trial of recording.trials) {
     if ((trial.kind !== 'baseline' && trial.kind !== 'talk_over') || !trial.clip) continue;
-    const reference = transcripts.get(trial.clip);
-    if (reference === undefined) continue;
+    const clip = clips.get(trial.clip);
+    if (clip === undefined) continue;
     const from = trial.kind === 'talk_over' ? (trial.onsetMs ?? Infinity) - EARLY_MS : trial.fromMs;
     const onset = room.onsets.find((o) => o.atMs >= from && o.atMs >= trial.fromMs && o.atMs < trial.toMs);
     // Not detected: live, nothing was recognized either (the detection figures count those).
     if (!onset) continue;
     const start = Math.max(0, onset.runStartSample - Math.round((arm.preRollMs / 1000) * recording.rate));
-    const end = Math.min(room.audio[arm.source].length, onset.runStartSample + Math.round((SPAN_AFTER_MS / 1000) * recording.rate));
+    const clipStart = trial.kind === 'talk_over' && trial.onsetMs !== undefined ? sampleAt(recording, trial.onsetMs) : onset.runStartSample;
+    const end = Math.min(room.audio[arm.source].length, clipStart + clip.samples.length + Math.round((SPAN_AFTER_CLIP_MS / 1000) * recording.rate));
     const heard = await recognize(stt, room.audio[arm.source].subarray(start, end));
-    const errors = wordErrors(reference, heard);
+    const errors = wordErrors(clip.transcript, heard);
     const total = totals[trial.kind];
     total.errors += errors.errors;
     total.words += errors.referenceWords;
@@ -158,6 +159,18 @@ async function recognizeArm(stt: StreamingStt, recording: RunRecordingFile, room
     clips_interrupting: totals.talk_over.clips,
     clips_baseline: totals.baseline.clips,
   };
+}
+
+/** The recording's sample captured at `atMs` (capture clock): in the first frame stamped at or after it. */
+function sampleAt(recording: RunRecordingFile, atMs: number): number {
+  let low = 0;
+  let high = recording.frames.length - 1;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (recording.frames[mid]![0] < atMs) low = mid + 1;
+    else high = mid;
+  }
+  return low * recording.frameSamples;
 }
 
 /** One utterance through the decoder, in 20 ms frames as live. */
