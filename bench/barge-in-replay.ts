@@ -60,6 +60,9 @@ const RULES: Record<string, Partial<DuplexConfig>> = process.env.BARGE_IN_REPLAY
       excess_18: { echoExcessDb: 18 },
       excess_24: { echoExcessDb: 24 },
       one_window_32ms: { doubleTalkMinSpeechMs: 32 },
+      guard_after_1s: { replyPauseMs: 1000 },
+      guard_after_2s: { replyPauseMs: 2000 },
+      one_window_32ms_guard_after_2s: { doubleTalkMinSpeechMs: 32, replyPauseMs: 2000 },
     };
 
 function grid(): Record<string, Partial<DuplexConfig>> {
