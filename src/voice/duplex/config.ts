@@ -42,9 +42,13 @@ export interface DuplexConfig {
  * reply-start guard, gave no false onset and the lowest p50 of the arms
  * that gave none (## barge-in in rooms). A run of one Silero window (32 ms)
  * instead of two, replayed over the three rooms' 50 + 50 trial runs, gave
- * the same false onsets and detections and every onset 32 ms sooner.
+ * the same false onsets and detections and every onset 32 ms sooner; but
+ * one 32 ms score is what a cough or a click can give, and the rooms have
+ * none, so two windows stay. The run is also the hold: a double-talk onset
+ * stops the reply at once (the reducer waits `minBargeInSpeechMs` only
+ * for the cleaned path's onsets).
  */
-const DOUBLE_TALK = { threshold: 0.5, echoExcessDb: 12, minSpeechMs: 32, excessWindows: 1 } as const;
+const DOUBLE_TALK = { threshold: 0.5, echoExcessDb: 12, minSpeechMs: 64, excessWindows: 1 } as const;
 
 /**
  * Not settings: a new reply, measured in the echo rooms (BENCHMARKS.md, ##

@@ -122,6 +122,7 @@ export class ListeningPipeline {
       confidence: event.confidence * scale,
       startedAtMs,
       duringPlayback: event.duringPlayback,
+      rule: event.rule,
     });
     this.startRecognition(event.startedAtMs - PRE_ROLL_MS);
   }

@@ -14,6 +14,7 @@ import {
   type DuplexStep,
   type DuplexTimer,
   type InterruptionSource,
+  type Speech,
   type TurnState,
 } from './states.js';
 
@@ -57,7 +58,7 @@ export function reduceAll(
 function handle(c: Ctx, input: DuplexInput): void {
   switch (input.type) {
     case 'speech_started':
-      return onSpeechStarted(c, input.confidence, input.startedAtMs ?? c.now, input.duringPlayback === true);
+      return onSpeechStarted(c, input.confidence, input.startedAtMs ?? c.now, input.duringPlayback === true, input.rule);
     case 'speech_ended':
       return onSpeechEnded(c);
     case 'transcript_partial':
@@ -112,7 +113,7 @@ function handle(c: Ctx, input: DuplexInput): void {
   }
 }
 
-function onSpeechStarted(c: Ctx, confidence: number, startedAtMs: number, duringPlayback: boolean): void {
+function onSpeechStarted(c: Ctx, confidence: number, startedAtMs: number, duringPlayback: boolean, rule?: 'cleaned' | 'double_talk'): void {
   const s = c.s;
   // Audio the assistant plays may leak past AEC: while it plays, speech must be surer.
   const strict = duringPlayback || s.activity === 'speaking' || s.turn?.playing === true;
@@ -126,8 +127,9 @@ function onSpeechStarted(c: Ctx, confidence: number, startedAtMs: number, during
     if (s.activity === 'idle') move(c, 'listening');
     return;
   }
-  s.speech = { startedAtMs, role: 'candidate', transcribed: false };
-  const confirmAtMs = startedAtMs + c.config.minBargeInSpeechMs;
+  const holdMs = rule === 'double_talk' ? c.config.doubleTalkMinSpeechMs : c.config.minBargeInSpeechMs;
+  s.speech = { startedAtMs, role: 'candidate', transcribed: false, holdMs };
+  const confirmAtMs = startedAtMs + holdMs;
   if (c.now >= confirmAtMs) return bargeIn(c);
   c.effects.push({ type: 'set_timer', timer: 'barge_in', atMs: confirmAtMs });
 }
@@ -136,12 +138,16 @@ function onSpeechEnded(c: Ctx): void {
   const speech = c.s.speech;
   if (!speech) return;
   if (speech.role === 'candidate') {
-    if (c.now - speech.startedAtMs >= c.config.minBargeInSpeechMs && isReply(c.s.activity)) bargeIn(c);
+    if (c.now - speech.startedAtMs >= candidateHoldMs(c, speech) && isReply(c.s.activity)) bargeIn(c);
     // Too short to interrupt: a cough or a backchannel under the reply; its transcript is dropped.
     else speech.role = 'ignored';
   }
   c.s.speech = null;
   if (!speech.transcribed) c.s.pendingTranscripts.push(speech.role === 'input' ? 'input' : 'ignored');
+}
+
+function candidateHoldMs(c: Ctx, speech: Speech): number {
+  return speech.holdMs ?? c.config.minBargeInSpeechMs;
 }
 
 /** A candidate lasted long enough during a reply: it is a barge-in. */
@@ -296,7 +302,7 @@ function onTimer(c: Ctx, timer: DuplexTimer): void {
   const s = c.s;
   switch (timer) {
     case 'barge_in':
-      if (s.speech?.role === 'candidate' && c.now - s.speech.startedAtMs >= c.config.minBargeInSpeechMs && isReply(s.activity)) bargeIn(c);
+      if (s.speech?.role === 'candidate' && c.now - s.speech.startedAtMs >= candidateHoldMs(c, s.speech) && isReply(s.activity)) bargeIn(c);
       return;
     case 'false_interruption':
       if (s.activity === 'interrupted') resumeIfFalse(c);

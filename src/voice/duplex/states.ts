@@ -44,6 +44,8 @@ export type SpeechRole = 'candidate' | 'input' | 'ignored';
 export interface Speech {
   startedAtMs: number;
   role: SpeechRole;
+  /** A candidate: how long it must last to be a barge-in (the rule that confirmed it says; see DuplexInput). */
+  holdMs?: number;
   /** Its final transcript came before its end. */
   transcribed: boolean;
 }
@@ -106,8 +108,13 @@ export function initialDuplexState(): DuplexState {
  * utterance has started.
  */
 export type DuplexInput =
-  /** VAD onset on the APM-processed microphone. `startedAtMs`: the speech's first frame (defaults to now); `duringPlayback`: render audio is still audible (an echo tail), so the stricter threshold applies. */
-  | { type: 'speech_started'; confidence: number; startedAtMs?: number; duringPlayback?: boolean }
+  /**
+   * VAD onset on the APM-processed microphone. `startedAtMs`: the speech's first frame (defaults to now); `duringPlayback`:
+   * render audio is still audible (an echo tail), so the stricter threshold applies. `rule`: which of the detector's rules
+   * confirmed it; during a reply a candidate must last `minBargeInSpeechMs` from its start, or `doubleTalkMinSpeechMs` for
+   * the double-talk rule (whose own run already is that evidence, so it interrupts at once).
+   */
+  | { type: 'speech_started'; confidence: number; startedAtMs?: number; duringPlayback?: boolean; rule?: 'cleaned' | 'double_talk' }
   | { type: 'speech_ended' }
   | { type: 'transcript_partial'; text: string }
   /** Blank or punctuation-only text counts as `transcript_empty`. */

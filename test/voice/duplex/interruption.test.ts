@@ -36,6 +36,21 @@ describe('duplex state machine: barge-in', () => {
     expect(types(run.effects).indexOf('stop_playback')).toBe(types(run.effects).indexOf('interrupt_detected') + 1);
   });
 
+  it('stops at once for a double-talk onset, whose run (doubleTalkMinSpeechMs) already is the evidence; a cleaned one waits', () => {
+    // The detector confirmed 64 ms of double talk from 3000 at 3064 (the default run).
+    const doubleTalk = play([...speaking, [3064, { type: 'speech_started', confidence: 0.9, startedAtMs: 3000, rule: 'double_talk' }]]);
+    expect(doubleTalk.state.activity).toBe('interrupted');
+    expect(doubleTalk.effects).toContainEqual({ type: 'interrupt_detected', turnId: T1, speechStartedAtMs: 3000, source: 'barge_in', atMs: 3064 });
+    // The same onset from the cleaned path is held until minBargeInSpeechMs (100) from its start.
+    const cleaned = play([...speaking, [3064, { type: 'speech_started', confidence: 0.9, startedAtMs: 3000, rule: 'cleaned' }]]);
+    expect(cleaned.state.activity).toBe('speaking');
+    expect(cleaned.effects.at(-1)).toEqual({ type: 'set_timer', timer: 'barge_in', atMs: 3100 });
+    // A double-talk onset reported before its run is complete waits for the rest of the run, and ends as a cough if the speech does.
+    const early = play([...speaking, [3020, { type: 'speech_started', confidence: 0.9, startedAtMs: 3000, rule: 'double_talk' }], [3040, { type: 'speech_ended' }]]);
+    expect(early.effects).toContainEqual({ type: 'set_timer', timer: 'barge_in', atMs: 3064 });
+    expect(early.state.activity).toBe('speaking');
+  });
+
   it('measures from the speech start the VAD reports, not from when it reported it', () => {
     const run = play([...speaking, [3120, { type: 'speech_started', confidence: 0.9, startedAtMs: 3000 }]]);
     expect(run.state.activity).toBe('interrupted');
