@@ -16,6 +16,7 @@
  * quiet until both paths fall below `speechThreshold`.
  */
 import type { DuplexConfig } from './config.js';
+import type { OnsetRule } from './states.js';
 
 export interface DoubleTalkWindow {
   /** The second path's VAD probability for the window. */
@@ -35,8 +36,8 @@ export interface BargeInSpeechStarted {
    * the window's probability.
    */
   confidence: number;
-  /** Which rule confirmed it: Silero on the cleaned audio, or the double-talk path. */
-  rule: 'cleaned' | 'double_talk';
+  /** Which rule confirmed it. */
+  rule: OnsetRule;
   /** Audio time of the first window of the qualifying run, ms. */
   startedAtMs: number;
   /** Audio time at which the speech was confirmed (end of the confirming window), ms. */

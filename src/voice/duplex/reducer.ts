@@ -14,6 +14,7 @@ import {
   type DuplexStep,
   type DuplexTimer,
   type InterruptionSource,
+  type OnsetRule,
   type Speech,
   type TurnState,
 } from './states.js';
@@ -113,7 +114,7 @@ function handle(c: Ctx, input: DuplexInput): void {
   }
 }
 
-function onSpeechStarted(c: Ctx, confidence: number, startedAtMs: number, duringPlayback: boolean, rule?: 'cleaned' | 'double_talk'): void {
+function onSpeechStarted(c: Ctx, confidence: number, startedAtMs: number, duringPlayback: boolean, rule?: OnsetRule): void {
   const s = c.s;
   // Audio the assistant plays may leak past AEC: while it plays, speech must be surer.
   const strict = duringPlayback || s.activity === 'speaking' || s.turn?.playing === true;

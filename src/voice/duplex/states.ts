@@ -63,6 +63,9 @@ export interface Interruption {
   deadlineMs: number;
 }
 
+/** Which of the barge-in detector's rules confirmed an onset: Silero on the cleaned audio, or the double-talk path. */
+export type OnsetRule = 'cleaned' | 'double_talk';
+
 /** What stopped a reply: the user's voice over it, POST /interrupt, or the interrupt key. */
 export type InterruptionSource = 'barge_in' | 'api' | 'key';
 
@@ -114,7 +117,7 @@ export type DuplexInput =
    * confirmed it; during a reply a candidate must last `minBargeInSpeechMs` from its start, or `doubleTalkMinSpeechMs` for
    * the double-talk rule (whose own run already is that evidence, so it interrupts at once).
    */
-  | { type: 'speech_started'; confidence: number; startedAtMs?: number; duringPlayback?: boolean; rule?: 'cleaned' | 'double_talk' }
+  | { type: 'speech_started'; confidence: number; startedAtMs?: number; duringPlayback?: boolean; rule?: OnsetRule }
   | { type: 'speech_ended' }
   | { type: 'transcript_partial'; text: string }
   /** Blank or punctuation-only text counts as `transcript_empty`. */
