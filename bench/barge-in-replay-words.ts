@@ -22,8 +22,6 @@
  *
  *   BARGE_IN_REPLAY=/tmp/rec npm run bench -- barge-in-replay-words
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { defaultConfig } from '../src/config/index.js';
 import { WebRtcApm } from '../src/voice/apm/index.js';
 import { BargeInDetector, DUPLEX_DEFAULTS } from '../src/voice/duplex/index.js';
@@ -33,7 +31,7 @@ import type { StreamingStt } from '../src/voice/types.js';
 import { SileroVad } from '../src/voice/vad/index.js';
 import { wordErrors } from '../test/support/wer.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
-import type { RunRecordingFile } from './lib/run-recording.js';
+import { readRecordedRoom, recordedRoomNames, type RunRecordingFile } from './lib/run-recording.js';
 import { cardsClips, librivoxClips, type SpeechClip } from './lib/speech-clips.js';
 import { round } from '../test/support/stats.js';
 
@@ -70,16 +68,14 @@ interface ReplayedRoom {
 async function runWordsReplay(options: BenchmarkRunOptions = {}): Promise<Figures> {
   const folder = process.env.BARGE_IN_REPLAY;
   if (!folder) return { skipped: 'BARGE_IN_REPLAY names no folder (record one with BARGE_IN_RECORD=folder npm run bench -- barge-in)' };
-  const rooms = (await readdir(folder)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
+  const rooms = await recordedRoomNames(folder);
   const clips = new Map([...(await librivoxClips()), ...(await cardsClips())].map((c) => [c.name, c]));
   const stt = await sttFromConfig(defaultConfig(), 'full_duplex_agent');
   const figures: Figures = {};
   try {
     for (const room of rooms) {
       options.signal?.throwIfAborted();
-      const recording = JSON.parse(await readFile(join(folder, `${room}.json`), 'utf8')) as RunRecordingFile;
-      const mic = int16(await readFile(join(folder, `${room}.mic.s16`)));
-      const render = int16(await readFile(join(folder, `${room}.render.s16`)));
+      const { recording, mic, render } = await readRecordedRoom(folder, room);
       const replayed = await replayRoom(recording, mic, render);
       for (const [armName, arm] of Object.entries(ARMS)) {
         options.signal?.throwIfAborted();
@@ -178,8 +174,4 @@ async function recognize(stt: StreamingStt, samples: Int16Array): Promise<string
   const recognition = stt.startUtterance();
   for (let i = 0; i < samples.length; i += 320) recognition.push(samples.slice(i, i + 320));
   return (await recognition.finish()).text;
-}
-
-function int16(buffer: Buffer): Int16Array {
-  return new Int16Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
 }

@@ -14,8 +14,6 @@
  *
  *   BARGE_IN_REPLAY=/tmp/rec npm run bench -- barge-in-replay
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { defaultConfig } from '../src/config/index.js';
 import { WebRtcApm, type ApmLevel } from '../src/voice/apm/index.js';
 import { BandDoubleTalkMeter, BargeInDetector, BargeInRule, DoubleTalkMeter, DUPLEX_DEFAULTS, type DoubleTalkWindow, type DuplexConfig } from '../src/voice/duplex/index.js';
@@ -23,7 +21,7 @@ import type { EchoExcessMeter } from '../src/voice/duplex/index.js';
 import { apmOptionsFromConfig } from '../src/voice/live-duplex.js';
 import { SileroVad } from '../src/voice/vad/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
-import type { RecordedTrial, RunRecordingFile } from './lib/run-recording.js';
+import { readRecordedRoom, recordedRoomNames, type RecordedTrial, type RunRecordingFile } from './lib/run-recording.js';
 import { percentile, round } from '../test/support/stats.js';
 
 /**
@@ -53,17 +51,20 @@ function unknownPath(name: string): never {
   throw new Error(`BARGE_IN_REPLAY_PATHS: no path arm "${name}" (known: ${Object.keys(ALL_PATHS).join(', ')})`);
 }
 /** The rule settings tried on each meter's windows (over the daemon's defaults): BARGE_IN_REPLAY_GRID=1 for the whole grid. */
-const RULES: Record<string, Partial<DuplexConfig>> = process.env.BARGE_IN_REPLAY_GRID === '1' ? grid() : {
-      as_shipped: {},
-      no_reply_guard: { replyStartGuardMs: 0 },
-      excess_15: { echoExcessDb: 15 },
-      excess_18: { echoExcessDb: 18 },
-      excess_24: { echoExcessDb: 24 },
-      one_window_32ms: { doubleTalkMinSpeechMs: 32 },
-      guard_after_1s: { replyPauseMs: 1000 },
-      guard_after_2s: { replyPauseMs: 2000 },
-      one_window_32ms_guard_after_2s: { doubleTalkMinSpeechMs: 32, replyPauseMs: 2000 },
-    };
+const RULES: Record<string, Partial<DuplexConfig>> =
+  process.env.BARGE_IN_REPLAY_GRID === '1'
+    ? grid()
+    : {
+        as_shipped: {},
+        no_reply_guard: { replyStartGuardMs: 0 },
+        excess_15: { echoExcessDb: 15 },
+        excess_18: { echoExcessDb: 18 },
+        excess_24: { echoExcessDb: 24 },
+        one_window_32ms: { doubleTalkMinSpeechMs: 32 },
+        guard_after_1s: { replyPauseMs: 1000 },
+        guard_after_2s: { replyPauseMs: 2000 },
+        one_window_32ms_guard_after_2s: { doubleTalkMinSpeechMs: 32, replyPauseMs: 2000 },
+      };
 
 function grid(): Record<string, Partial<DuplexConfig>> {
   const rules: Record<string, Partial<DuplexConfig>> = {};
@@ -97,12 +98,10 @@ interface ScoredWindow {
 async function runReplay(options: BenchmarkRunOptions = {}): Promise<Figures> {
   const folder = process.env.BARGE_IN_REPLAY;
   if (!folder) return { skipped: 'BARGE_IN_REPLAY names no folder (record one with BARGE_IN_RECORD=folder npm run bench -- barge-in)' };
-  const rooms = (await readdir(folder)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
+  const rooms = await recordedRoomNames(folder);
   const figures: Figures = {};
   for (const room of rooms) {
-    const recording = JSON.parse(await readFile(join(folder, `${room}.json`), 'utf8')) as RunRecordingFile;
-    const mic = int16(await readFile(join(folder, `${room}.mic.s16`)));
-    const render = int16(await readFile(join(folder, `${room}.render.s16`)));
+    const { recording, mic, render } = await readRecordedRoom(folder, room);
     for (const [meterName, path] of Object.entries(PATHS)) {
       options.signal?.throwIfAborted();
       const windows = await scoreWindows(recording, mic, render, path);
@@ -206,8 +205,4 @@ function describeWindows(windows: ScoredWindow[], index: number): string {
     .slice(Math.max(0, index - 6), index + 1)
     .map((w) => `[${w.probability.toFixed(2)} ${w.doubleTalk?.probability.toFixed(2)} ${w.doubleTalk?.excessDb.toFixed(1)}${w.playing ? '' : ' idle'}]`)
     .join(' ');
-}
-
-function int16(buffer: Buffer): Int16Array {
-  return new Int16Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
 }

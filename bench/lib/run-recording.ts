@@ -8,7 +8,7 @@
  *   <room>.json                         { rate, frameSamples, frames: [[atMs, playing 0|1], ...], trials: [...] }
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AudioFrame } from '../../src/voice/types.js';
 
@@ -64,4 +64,27 @@ export class RunRecording {
     const file: RunRecordingFile = { rate: 16_000, frameSamples: this.frameSamples, frames: this.frames, trials: this.trials };
     await writeFile(join(this.dir, `${this.room}.json`), JSON.stringify(file));
   }
+}
+
+/** A recorded room read back: its trials and frames, and the microphone and render audio. */
+export interface RecordedRoom {
+  name: string;
+  recording: RunRecordingFile;
+  mic: Int16Array;
+  render: Int16Array;
+}
+
+/** The rooms a recording folder holds, by name, sorted. */
+export async function recordedRoomNames(folder: string): Promise<string[]> {
+  return (await readdir(folder)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).sort();
+}
+
+export async function readRecordedRoom(folder: string, name: string): Promise<RecordedRoom> {
+  const recording = JSON.parse(await readFile(join(folder, `${name}.json`), 'utf8')) as RunRecordingFile;
+  const [mic, render] = await Promise.all([`${name}.mic.s16`, `${name}.render.s16`].map(async (file) => int16(await readFile(join(folder, file)))));
+  return { name, recording, mic: mic!, render: render! };
+}
+
+function int16(buffer: Buffer): Int16Array {
+  return new Int16Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength));
 }
