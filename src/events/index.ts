@@ -3,6 +3,7 @@ export {
   EVENT_TEXT_LIMIT,
   clip,
   type ActivityState,
+  type EndOfTurnRule,
   type VoiceTrigger,
   type AssistantEvent,
   type AssistantEventType,

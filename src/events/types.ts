@@ -22,6 +22,9 @@ interface Base {
 export type VoiceTrigger = 'switch' | 'http' | 'key' | 'file' | 'answer';
 
 /** What the assistant is doing; the full-duplex voice adds interrupted and recovering. */
+/** What ended a spoken turn: a complete sentence after a short silence, the whole silence, or the recording's stop. */
+export type EndOfTurnRule = 'complete' | 'silence' | 'stopped';
+
 export type ActivityState = 'idle' | 'listening' | 'thinking' | 'speaking' | 'interrupted' | 'tool_running' | 'recovering';
 
 export type AssistantEvent =
@@ -31,6 +34,12 @@ export type AssistantEvent =
   | (Base & { type: 'llm.delta'; stage: 'llm'; text: string })
   | (Base & { type: 'llm.sentence'; stage: 'llm'; text: string })
   | (Base & { type: 'llm.first_token'; stage: 'llm'; latencyMs: number })
+  /**
+   * Preemptive generation: a request sent for the words heard so far while the user pauses (`started`),
+   * then taken for the turn when the final transcript is the same question (`used`), or cancelled
+   * (`discarded`, with why and the reply pieces the LLM had streamed for nothing). Nothing of it is heard before `used`.
+   */
+  | (Base & { type: 'llm.speculation'; stage: 'llm'; phase: 'started' | 'used' | 'discarded'; speculationId: string; text: string; reason?: string; wastedPieces?: number })
   | (Base & { type: 'announcement'; stage: 'conversation'; text: string; tool: string })
   | (Base & { type: 'tool.started'; stage: 'tool'; callId: string; tool: string; server: string; entry: EntryPoint; argsSummary: string; cancellable: boolean })
   | (Base & { type: 'tool.decision'; stage: 'tool'; callId: string; tool: string; risk: Risk; decision: Decision; decidedBy: DecidedBy; approved: boolean })
@@ -42,7 +51,12 @@ export type AssistantEvent =
   | (Base & { type: 'progress'; stage: 'hub'; server: string; task: string; done: number; total: number; ratePerS: number; remainingS: number | null })
   | (Base & { type: 'voice.listening'; stage: 'voice'; trigger: VoiceTrigger })
   /** `rule` (full duplex): what confirmed the speech, Silero on the echo-cancelled audio or the double-talk check. */
-  | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number; rule?: 'cleaned' | 'double_talk' })
+  /**
+   * `rule` (full duplex): what confirmed the speech, Silero on the echo-cancelled audio or the double-talk check.
+   * `endRule` (phase end): what ended the turn, a complete sentence after a short silence (`complete`), the whole
+   * silence (`silence`), or the recording's stop (`stopped`); `silenceMs` the silence it waited.
+   */
+  | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number; rule?: 'cleaned' | 'double_talk'; endRule?: EndOfTurnRule; silenceMs?: number })
   /** `final: false` is a partial (never sent to the LLM); `stable` its leading words two decodes agreed on. */
   | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; stable?: string; language?: string; dropped?: string; durationMs?: number })
   /** `queued`: a reply's first sentence is waiting for speech synthesis (turn-based); `started`: its first audio; `ended`: all of it played. */
