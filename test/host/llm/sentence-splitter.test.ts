@@ -147,3 +147,118 @@ describe('SentenceSplitter, Italian', () => {
     expectSplit('Mi ha detto «Arrivo subito.» Beh... forse domani. Va bene.', ['Mi ha detto «Arrivo subito.»', 'Beh... forse domani.', 'Va bene.']);
   });
 });
+
+/** Random texts of tricky characters: however they are chunked, the same segments, and nothing lost or invented. */
+function expectChunkingIndependent(alphabet: string[], options: SentenceSplitterOptions, length: number): void {
+  for (let t = 0; t < 200; t += 1) {
+    const random = rng(5000 + t);
+    const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const whole = splitSentences(text, options);
+    expect(whole.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
+    for (const seed of [1, 2, 3, 4, 5]) expect(splitInChunks(text, seed * 7919 + t, options), `text ${JSON.stringify(text)} seed ${seed}`).toEqual(whole);
+  }
+}
+
+const CLAUSE_ALPHABET = ['a', 'Bc', 'è', ' ', ' ', ' ', '.', '!', '…', ',', ', ', '; ', ': ', ' — ', ' - ', '-', '"', ')', '\n', '1,000', 'Dr', 'e.g', '😀'];
+
+describe('SentenceSplitter, maximum segment length', () => {
+  const words = (n: number, word = 'word'): string => Array.from({ length: n }, () => word).join(' ');
+
+  it('cuts a reply with no sentence end ("word word. word ...") at the limit, so none of it waits for the end', () => {
+    // Every dot is followed by a lower-case word, so none ends a sentence.
+    const text = Array.from({ length: 60 }, (_, i) => (i % 2 === 1 ? 'word.' : 'word')).join(' ');
+    const segments = splitSentences(text);
+    expect(segments.length).toBeGreaterThan(1);
+    for (const segment of segments) expect(segment.length).toBeLessThanOrEqual(250);
+    // A dot that ended no sentence is still the best pause to cut at.
+    expect(segments[0]).toMatch(/word\.$/);
+    expect(segments.join(' ')).toBe(text);
+    expectSplit(text, segments);
+  });
+
+  it('cuts a long first sentence at its last clause end within the limit', () => {
+    const text = `${words(30)}, ${words(10, 'more')}; ${words(20, 'and')} end. Next one.`;
+    expectSplit(text, [`${words(30)}, ${words(10, 'more')};`, `${words(20, 'and')} end.`, 'Next one.']);
+    expectSplit('one two three — four five six seven eight nine ten eleven', ['one two three —', 'four five six seven eight nine', 'ten eleven'], { maxSegmentChars: 30 });
+  });
+
+  it('with no clause end, cuts at the last word end within the limit, never inside a word or after an abbreviation', () => {
+    expectSplit('alpha beta gamma delta epsilon zeta eta theta', ['alpha beta gamma', 'delta epsilon zeta', 'eta theta'], { maxSegmentChars: 18 });
+    expectSplit('we met the famous Dr. Watson there today', ['we met the famous', 'Dr. Watson there', 'today'], { maxSegmentChars: 21 });
+    expectSplit('it costs 1,000,000 euros or so', ['it costs', '1,000,000 euros', 'or so'], { maxSegmentChars: 16 });
+  });
+
+  it('keeps a word longer than the limit whole', () => {
+    const url = `https://example.com/${'x'.repeat(300)}`;
+    expectSplit(`${url} is the link, open it`, [url, 'is the link, open it']);
+    expectSplit(`see ${url}`, ['see', url]);
+  });
+
+  it('leaves sentences within the limit as they were', () => {
+    expectSplit(`${words(40)}. ${words(30, 'then')}.`, [`${words(40)}.`, `${words(30, 'then')}.`]);
+  });
+
+  it('gives a cut segment as soon as one character past the limit has come', () => {
+    const splitter = new SentenceSplitter({ maxSegmentChars: 20 });
+    expect(splitter.push('one two three four f')).toEqual([]);
+    expect(splitter.push('i')).toEqual(['one two three four']);
+    expect(splitter.push('ve')).toEqual([]);
+    expect(splitter.flush()).toEqual(['five']);
+  });
+
+  it('gives the same segments however random texts are chunked', () => {
+    expectChunkingIndependent(CLAUSE_ALPHABET, { maxSegmentChars: 12 }, 80);
+    expectChunkingIndependent(CLAUSE_ALPHABET, { maxSegmentChars: 25, lineBreaks: 'every-line' }, 80);
+  });
+
+  it('refuses a limit that is not a positive integer', () => {
+    expect(() => new SentenceSplitter({ maxSegmentChars: 0 })).toThrow(RangeError);
+    expect(() => new SentenceSplitter({ maxSegmentChars: 2.5 })).toThrow(RangeError);
+  });
+});
+
+describe("SentenceSplitter, firstSegment 'clause'", () => {
+  const clause: SentenceSplitterOptions = { firstSegment: 'clause' };
+
+  it('ends the first segment at a clause end once it has three words; later ones are sentences', () => {
+    expectSplit('Sure, here is what I found: the forecast says rain, then sun. Bring an umbrella, just in case.', [
+      'Sure, here is what I found:',
+      'the forecast says rain, then sun.',
+      'Bring an umbrella, just in case.',
+    ], clause);
+    expectSplit('Allora, secondo le previsioni, domani pioverà a Roma. Prendi l’ombrello.', ['Allora, secondo le previsioni,', 'domani pioverà a Roma.', 'Prendi l’ombrello.'], clause);
+    // A dash is no word: "I think —" has two.
+    expectSplit('I think so — and I am sure — it rains.', ['I think so —', 'and I am sure — it rains.'], clause);
+    expectSplit('I think — and I am sure — it rains.', ['I think — and I am sure —', 'it rains.'], clause);
+  });
+
+  it('with no sentence or clause end, ends the first segment after seven words', () => {
+    expectSplit('The weather in Rome today is sunny and warm with a light breeze. Enjoy.', [
+      'The weather in Rome today is sunny',
+      'and warm with a light breeze.',
+      'Enjoy.',
+    ], clause);
+  });
+
+  it('keeps a short first sentence whole, and cuts nothing inside a number or after an abbreviation', () => {
+    expectSplit('Yes. That is right, I think so.', ['Yes.', 'That is right, I think so.'], clause);
+    expectSplit('Well, it costs 1,000 euros, more or less.', ['Well, it costs 1,000 euros,', 'more or less.'], clause);
+    expectSplit('We will meet with the famous Dr. Smith at noon today.', ['We will meet with the famous Dr. Smith', 'at noon today.'], clause);
+    expectSplit('Bring fruit, e.g. apples and pears. Fine.', ['Bring fruit, e.g. apples and pears.', 'Fine.'], clause);
+  });
+
+  it('gives the first segment as soon as the space after it comes, and starts over after a flush', () => {
+    const splitter = new SentenceSplitter(clause);
+    expect(splitter.push('The weather in Rome today is sunny')).toEqual([]);
+    expect(splitter.push(' ')).toEqual(['The weather in Rome today is sunny']);
+    expect(splitter.push('and warm, with a light breeze')).toEqual([]);
+    expect(splitter.flush()).toEqual(['and warm, with a light breeze']);
+    expect(splitter.push('Right, so here we go, ')).toEqual(['Right, so here we go,']);
+    expect(splitter.flush()).toEqual([]);
+  });
+
+  it('gives the same segments however random texts are chunked', () => {
+    expectChunkingIndependent(CLAUSE_ALPHABET, clause, 60);
+    expectChunkingIndependent(CLAUSE_ALPHABET, { ...clause, maxSegmentChars: 15 }, 80);
+  });
+});
