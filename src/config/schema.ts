@@ -265,6 +265,20 @@ const configTables = z.strictObject({
       message: 'must be below vad.silence_ms (0 = off)',
     })
     .prefault({}),
+  /** How a spoken turn ends and how soon its answer starts. */
+  turn: z
+    .strictObject({
+      /**
+       * Preemptive generation: while the user pauses, words that look like a finished question
+       * are sent to the LLM at once and the reply's first segment is synthesized, unheard; it is
+       * played if the final transcript is the same question, else cancelled. Costs LLM requests
+       * that are thrown away: off for a paid API.
+       */
+      preemptive: z.boolean().default(true),
+      /** The pause (ms of silence after the last voiced audio) after which such a request is sent. */
+      preemptive_pause_ms: z.int().min(0).max(5000).default(100),
+    })
+    .prefault({}),
   duplex: duplexSchema.prefault({}),
   kokoro: z
     .strictObject({

@@ -70,12 +70,15 @@ export async function detectorFromConfig(config: Config): Promise<UtteranceDetec
     flush: async () => detectorEvents(await endpointer.flush()),
     reset: () => endpointer.reset(),
     setSentenceCheck: (check) => endpointer.setSentenceCheck(check && (() => check(holdMs))),
+    setPauseListener: (listener) => endpointer.setPauseListener(listener),
     close: () => vad.close(),
   };
 }
 
 function detectorEvents(events: EndpointerEvent[]): DetectorEvent[] {
-  return events.map((e) => (e.type === 'speech_start' ? { type: 'start', frame: e.frameIndex, samples: e.samples } : { type: 'end', frame: e.endFrameIndex, samples: e.samples }));
+  return events.map((e) =>
+    e.type === 'speech_start' ? { type: 'start', frame: e.frameIndex, samples: e.samples } : { type: 'end', frame: e.endFrameIndex, samples: e.samples, rule: e.rule, silenceMs: e.silenceMs },
+  );
 }
 
 /** `[stt] min_confidence` and the empty, punctuation-only and non-speech rules. */

@@ -42,6 +42,17 @@ export interface SpokenTurnOptions {
   onAnnouncement?: (phrase: string) => void;
   /** 'by_caller': the reply goes to history through `commit`, with what the user heard. */
   commit?: 'at_end' | 'by_caller';
+  /** A reply asked for ahead of the turn (`speculate`): the conversation takes it for the same question, else discards it. */
+  speculation?: SpeculativeReply;
+}
+
+/** A reply asked for before the user's turn ended (preemptive generation): nothing of it is heard unless its turn takes it. */
+export interface SpeculativeReply {
+  readonly id: string;
+  /** The question it was asked with. */
+  readonly text: string;
+  /** The reply's first segment once written; undefined when none will come. */
+  readonly firstSentence: Promise<string | undefined>;
 }
 
 export interface SpokenTurnOutcome {
@@ -59,6 +70,10 @@ export interface VoiceConversation {
   commit(question: string, sentences: readonly string[]): void;
   /** A head start on the turn's memory recall while the user is still speaking. */
   anticipate(text: string): void;
+  /** Preemptive generation: the first round's request sent now, for words that look like a finished question. */
+  speculate?(text: string): SpeculativeReply;
+  /** Cancels a speculative reply (idempotent), saying why. */
+  discardSpeculation?(reply: SpeculativeReply, reason: string): void;
 }
 
 /** The room as the full-duplex voice measured it at start-up: the test chirp's echo, and what it means for barge-in. */

@@ -14,6 +14,7 @@ export {
   type ConfirmationRequest,
   type SpokenTurnOptions,
   type SpokenTurnOutcome,
+  type SpeculativeReply,
   type VoiceControl,
   type RoomReport,
   type VoiceConversation,

@@ -59,6 +59,7 @@ export async function startLiveVoice(options: LiveVoiceOptions): Promise<LiveVoi
     defaultLanguage: languages.includes('en') ? 'en' : (languages[0] ?? 'en'),
     confirmation,
     sentenceLanguage: sentenceLanguagePicker(languages),
+    ...(config.turn.preemptive ? { preemptivePauseMs: config.turn.preemptive_pause_ms } : {}),
   });
   const service = new VoiceService(session, bus);
   let stopTrigger: () => Promise<void> = async () => undefined;

@@ -110,6 +110,8 @@ export interface RecognitionSession {
    * Engines that cannot tell leave it out.
    */
   sentenceComplete?(holdMs: number): boolean;
+  /** The decoder's words so far (the newest hypothesis); engines that keep none leave it out. */
+  hypothesis?(): string;
 }
 
 /** Streaming speech to text: every engine the voice uses, resident or batch behind an adapter. */

@@ -7,6 +7,7 @@ import { pickAnnouncement } from './announcement.js';
 import { guessLanguage } from '../../language/index.js';
 import { memoryContext, type MemoryRecall, type RecalledMemory } from './memory-recall.js';
 import { RecallAhead, recallQuery } from './recall-ahead.js';
+import { questionKey, Speculation, type SpeculativeReply } from './speculation.js';
 
 export interface ConversationOptions {
   llm: Llm;
@@ -43,6 +44,12 @@ export interface TurnOptions {
    * whose reply can be cut off).
    */
   commit?: 'at_end' | 'by_caller';
+  /**
+   * A reply asked for ahead of the turn (`speculate`): taken when it is this
+   * conversation's current one, for the same question (`questionKey`), with
+   * the history unchanged since; else discarded and asked afresh.
+   */
+  speculation?: SpeculativeReply;
 }
 
 export interface TurnOutcome {
@@ -66,6 +73,8 @@ export class Conversation {
   private history: ChatMessage[] = [];
   private readonly clock: () => number;
   private readonly ahead: RecallAhead | undefined;
+  /** The one reply asked for ahead of its turn, if any. */
+  private speculative: Speculation | undefined;
 
   constructor(private readonly options: ConversationOptions) {
     this.clock = options.clock ?? Date.now;
@@ -97,11 +106,44 @@ export class Conversation {
     }
   }
 
+  /**
+   * Preemptive generation: sends the first round's request for `text` now,
+   * before the turn is certain, and keeps what comes (see {@link Speculation}).
+   * Replaces (discards) the one before. Nothing is said or done with it until
+   * `turn(text, { speculation })` takes it.
+   */
+  speculate(text: string): Speculation {
+    this.discardSpeculation(this.speculative, 'another question was heard');
+    const historyLength = this.history.length;
+    const history = this.history.slice(-(this.options.historyLimit ?? DEFAULT_HISTORY));
+    const tools = this.options.toolRounds > 0 ? this.options.router.offered().map(asFunctionTool) : [];
+    const speculation = new Speculation({
+      text,
+      historyLength,
+      memories: this.memoriesQuietly(text),
+      stream: (memories, signal) => this.options.llm.stream({ messages: this.messagesFor(text, memories, history), tools: tools.length > 0 ? tools : undefined }, { signal }),
+      clock: this.clock,
+    });
+    this.speculative = speculation;
+    this.emit({ type: 'llm.speculation', stage: 'llm', phase: 'started', speculationId: speculation.id, text: clip(text) });
+    return speculation;
+  }
+
+  /** Cancels a speculative reply (any number of times: the first one counts), saying why. */
+  discardSpeculation(reply: SpeculativeReply | undefined, reason: string): void {
+    if (!(reply instanceof Speculation)) return;
+    const speculation = reply;
+    if (this.speculative === speculation) this.speculative = undefined;
+    if (!speculation.discard()) return;
+    this.emit({ type: 'llm.speculation', stage: 'llm', phase: 'discarded', speculationId: speculation.id, text: clip(speculation.text), reason, wastedPieces: speculation.pieces });
+  }
+
   async turn(text: string, options: TurnOptions): Promise<TurnOutcome> {
     const turnId = options.turnId ?? randomUUID();
     const started = this.clock();
     const context = this.options.router.newTurn(options.entry, options.confirmation, options.signal, turnId);
     const language = options.language ?? guessLanguage(text, this.options.languages);
+    const speculation = this.takeSpeculation(text, options.speculation);
     this.emit({ type: 'turn.started', stage: 'conversation', turnId, entry: options.entry, text: clip(text) });
 
     const said: string[] = [];
@@ -111,19 +153,14 @@ export class Conversation {
       this.emit({ type: 'llm.sentence', stage: 'llm', turnId, text: clip(sentence) });
       options.onSentence?.(sentence);
     };
-    const recalled = await this.recallFor(text, turnId, options.signal);
-    const messages: ChatMessage[] = [
-      { role: 'system', content: this.options.systemPrompt },
-      // Its own message, rebuilt every turn: memories never enter the history.
-      ...(recalled.length > 0 ? [{ role: 'system' as const, content: memoryContext(recalled) }] : []),
-      ...this.history.slice(-(this.options.historyLimit ?? DEFAULT_HISTORY)),
-      { role: 'user', content: text },
-    ];
+    const recalled = speculation ? await this.speculatedMemories(speculation, turnId) : await this.recallFor(text, turnId, options.signal);
+    const messages = this.messagesFor(text, recalled, this.history.slice(-(this.options.historyLimit ?? DEFAULT_HISTORY)));
 
     let status: TurnOutcome['status'] = 'ok';
     let error: AppError | undefined;
     try {
-      await this.rounds(messages, context, language, say, toolCalls, options);
+      if (speculation) this.emit({ type: 'llm.speculation', stage: 'llm', phase: 'used', turnId, speculationId: speculation.id, text: clip(speculation.text) });
+      await this.rounds(messages, context, language, say, toolCalls, options, speculation);
     } catch (caught) {
       error = isAppError(caught) ? caught : new AppError('TURN_FAILED', messageOf(caught), { cause: caught });
       status = error.code === 'LLM_CANCELLED' || options.signal?.aborted ? 'cancelled' : 'error';
@@ -144,6 +181,52 @@ export class Conversation {
   commit(question: string, sentences: readonly string[]): void {
     const reply = sentences.join(' ');
     if (reply) this.history.push({ role: 'user', content: question }, { role: 'assistant', content: reply });
+  }
+
+  /** The speculation a turn may take, or undefined (and it is discarded, saying why). */
+  private takeSpeculation(text: string, reply: SpeculativeReply | undefined): Speculation | undefined {
+    if (!(reply instanceof Speculation)) return undefined;
+    const offered = reply;
+    const current = offered === this.speculative;
+    if (current) this.speculative = undefined;
+    let why: string | undefined;
+    if (!current) why = 'a newer question was heard';
+    else if (offered.key !== questionKey(text)) why = 'the final transcript is another question';
+    else if (offered.historyLength !== this.history.length) why = 'another turn came first';
+    else if (offered.failed) why = 'its request failed';
+    else if (offered.state !== 'running') why = `it was already ${offered.state}`;
+    if (why === undefined) return offered;
+    this.discardSpeculation(offered, why);
+    return undefined;
+  }
+
+  private async speculatedMemories(speculation: Speculation, turnId: string): Promise<RecalledMemory[]> {
+    const started = this.clock();
+    const memories = await speculation.memories;
+    if (this.options.recall) this.emit({ type: 'memory.recalled', stage: 'conversation', turnId, ids: memories.map((m) => m.id), durationMs: this.clock() - started });
+    return memories;
+  }
+
+  /** The first round's messages: the prompt, the memories (their own message, never in history), the history, the question. */
+  private messagesFor(text: string, memories: readonly RecalledMemory[], history: readonly ChatMessage[]): ChatMessage[] {
+    return [
+      { role: 'system', content: this.options.systemPrompt },
+      ...(memories.length > 0 ? [{ role: 'system' as const, content: memoryContext(memories) }] : []),
+      ...history,
+      { role: 'user', content: text },
+    ];
+  }
+
+  /** A speculation's memories: as a turn would recall them, but a failure reported by the turn's own recall, not here. */
+  private async memoriesQuietly(text: string): Promise<RecalledMemory[]> {
+    const recall = this.options.recall;
+    if (!recall) return [];
+    const query = recallQuery(text);
+    try {
+      return (await this.ahead?.take(query)) ?? (await recall.recall(query, {}));
+    } catch {
+      return [];
+    }
   }
 
   /**
@@ -179,11 +262,13 @@ export class Conversation {
     say: (sentence: string) => void,
     toolCalls: RoutedResult[],
     options: TurnOptions,
+    speculation: Speculation | undefined,
   ): Promise<void> {
     let announced = false;
     for (let round = 0; round <= this.options.toolRounds; round++) {
       const offered = round < this.options.toolRounds ? this.options.router.offered() : [];
-      const { text, calls } = await this.streamRound(messages, offered, round, context.turnId, say, options.signal);
+      const ahead = round === 0 ? speculation : undefined;
+      const { text, calls } = await this.streamRound(messages, offered, round, context.turnId, say, options.signal, ahead);
       // The last round offers no tools: a call there cannot run, so the text is
       // the answer. Earlier, even a call of a tool not offered goes to the
       // router, whose refusal the model reads and answers.
@@ -219,15 +304,18 @@ export class Conversation {
     turnId: string,
     say: (sentence: string) => void,
     signal: AbortSignal | undefined,
+    speculation?: Speculation,
   ): Promise<{ text: string; calls: AssembledToolCall[] }> {
     const tools = offered.map(asFunctionTool);
     this.emit({ type: 'llm.request', stage: 'llm', turnId, round, withTools: tools.length > 0 });
     const splitter = new SentenceSplitter();
-    const requested = this.clock();
+    const requested = speculation?.requestedAtMs || this.clock();
     let text = '';
     let calls: AssembledToolCall[] = [];
+    // A speculation asked this round's request already, with these messages and tools.
+    const stream = speculation ? speculation.take(signal) : this.options.llm.stream({ messages, tools: tools.length > 0 ? tools : undefined }, { signal });
     try {
-      for await (const event of this.options.llm.stream({ messages, tools: tools.length > 0 ? tools : undefined }, { signal })) {
+      for await (const event of stream) {
         if (event.type === 'text') {
           if (!text) this.emit({ type: 'llm.first_token', stage: 'llm', turnId, latencyMs: this.clock() - requested });
           text += event.text;

@@ -1,6 +1,7 @@
 import { isAppError, messageOf } from '../../errors/index.js';
 import type { AssistantBus } from '../../events/index.js';
 import type { AudioOutput, Tts } from '../types.js';
+import { PreparedSpeech } from './prepared-speech.js';
 
 export interface SpeakerOptions {
   tts: Tts;
@@ -25,6 +26,8 @@ export class Speaker {
   private queued = false;
   private firstAudioAtMs: number | undefined;
   private readonly clock: () => number;
+  /** A sentence synthesized ahead (a speculative reply's first segment), played if `say` asks for it. */
+  private prepared: PreparedSpeech | undefined;
 
   constructor(private readonly options: SpeakerOptions) {
     this.clock = options.clock ?? Date.now;
@@ -43,6 +46,23 @@ export class Speaker {
     return next;
   }
 
+  /**
+   * Synthesizes a sentence now and keeps it, unheard: a later `say` of the
+   * same sentence in the same language plays it without waiting for the
+   * synthesizer. One at a time: a new one replaces the last.
+   */
+  prepare(text: string, language: string): void {
+    this.dropPrepared();
+    const speakable = this.options.sanitize(text);
+    if (speakable !== '') this.prepared = new PreparedSpeech(speakable, language, this.options.tts);
+  }
+
+  /** Forgets the prepared sentence and stops its synthesis. */
+  dropPrepared(): void {
+    this.prepared?.cancel();
+    this.prepared = undefined;
+  }
+
   /** Waits until everything queued has been played, without ending the reply's playback (a spoken question mid-turn). */
   async drain(): Promise<void> {
     await this.queue;
@@ -55,6 +75,8 @@ export class Speaker {
    */
   async finish(turnId?: string): Promise<{ firstAudioMs?: number }> {
     await this.drain();
+    // A prepared sentence the reply did not say (its words came out otherwise) is not kept for the next one.
+    this.dropPrepared();
     const firstAudioMs = this.firstAudioAtMs;
     if (this.started || this.queued) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', atMs: this.clock(), turnId });
     this.started = false;
@@ -70,8 +92,11 @@ export class Speaker {
     // device before writing the next left the device an empty queue at every chunk boundary, and it
     // played 10 ms of silence there (a click every ~110 ms of speech).
     let previous: Promise<void> | undefined;
+    const prepared = this.prepared?.matches(speakable, language) ? this.prepared : undefined;
+    if (prepared) this.prepared = undefined;
+    const chunks = prepared ? prepared.chunks(signal) : this.options.tts.synthesize(speakable, { language, signal });
     try {
-      for await (const chunk of this.options.tts.synthesize(speakable, { language, signal })) {
+      for await (const chunk of chunks) {
         if (!this.started) {
           this.started = true;
           this.firstAudioAtMs = this.clock();

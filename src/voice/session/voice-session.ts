@@ -4,6 +4,8 @@ import { clip, type AssistantBus, type VoiceTrigger } from '../../events/index.j
 import type { ConfirmationChannel, SpokenTurnOutcome, VoiceConversation } from '../host-ports.js';
 import type { AudioFrame, AudioInput, RecognitionSession, StreamingStt, Transcript } from '../types.js';
 import { SAMPLE_RATE } from '../types.js';
+import { endsOpen } from './end-of-turn.js';
+import { Preemption } from './preemption.js';
 import type { Speaker } from './speaker.js';
 
 /** Where an utterance starts and ends in a stream of frames (the VAD's endpointer). */
@@ -18,15 +20,22 @@ export interface UtteranceDetector {
    * `Endpointer.setSentenceCheck`): `holdMs` is the shorter silence, the check the recognizer's.
    */
   setSentenceCheck?(check: ((holdMs: number) => boolean) | undefined): void;
+  /** Told the silence so far (0: voiced) after each window of an utterance under way (see `Endpointer.setPauseListener`). */
+  setPauseListener?(listener: ((silenceMs: number) => void) | undefined): void;
 }
 
-/** `start` carries the utterance so far (its pre-roll), `end` the whole utterance. */
-export type DetectorEvent = { type: 'start'; frame: number; samples: Int16Array } | { type: 'end'; frame: number; samples: Int16Array };
+/** What ended an utterance: see the `voice.speech` event's `endRule`. */
+export type EndRule = 'complete' | 'silence' | 'stopped';
+
+/** `start` carries the utterance so far (its pre-roll), `end` the whole utterance, what ended it and the silence it waited. */
+export type DetectorEvent = { type: 'start'; frame: number; samples: Int16Array } | { type: 'end'; frame: number; samples: Int16Array; rule?: EndRule; silenceMs?: number };
 
 /** An utterance the VAD cut, and its recognition, fed while it was spoken; `answer` finishes it. */
 export interface HeardUtterance {
   samples: Int16Array;
   recognition: RecognitionSession;
+  /** The reply asked for while the user paused, if any (preemptive generation). */
+  preemption?: Preemption;
 }
 
 /** Decides whether a final transcript is worth a turn: why not, when not. */
@@ -48,6 +57,11 @@ export interface VoiceSessionOptions {
   confirmation: ConfirmationChannel;
   /** Picks a sentence's language for the voice (the predecessor decided per sentence). */
   sentenceLanguage: (sentence: string, fallback: string) => string;
+  /**
+   * Preemptive generation: the silence (ms) after which words that look like a finished
+   * question are sent to the LLM before the turn ends; undefined = off.
+   */
+  preemptivePauseMs?: number;
   clock?: () => number;
 }
 
@@ -94,7 +108,7 @@ export class VoiceSession {
     this.emitListening(trigger);
     const { detector } = this.options;
     detector.reset();
-    const utterances = new UtteranceRecognition(this, detector, signal);
+    const utterances = new UtteranceRecognition(this, detector, true, signal);
     try {
       for await (const frame of this.options.input.frames({ signal })) {
         for (const heard of utterances.frame(frame.samples, await detector.push(frame))) results.push(await this.answer(heard, signal));
@@ -115,7 +129,8 @@ export class VoiceSession {
     this.emitListening(trigger);
     const { detector } = this.options;
     detector.reset();
-    const utterances = new UtteranceRecognition(this, detector);
+    // A spoken confirmation's answer ("yes") is not a question to ask ahead.
+    const utterances = new UtteranceRecognition(this, detector, trigger !== 'answer');
     try {
       try {
         for await (const frame of this.options.input.frames({ signal: stop })) {
@@ -137,6 +152,8 @@ export class VoiceSession {
     const transcript = await this.finalTranscript(heard.recognition);
     const sttFinalMs = this.clock();
     const dropped = this.options.checkTranscript(transcript);
+    if (dropped) heard.preemption?.discard('the transcript was dropped');
+    const speculation = dropped ? undefined : heard.preemption?.take(transcript.text);
     this.options.bus.emit({
       type: 'voice.transcript',
       stage: 'stt',
@@ -164,6 +181,7 @@ export class VoiceSession {
       signal,
       onSentence: speak,
       onAnnouncement: speak,
+      ...(speculation ? { speculation } : {}),
     });
     // One drain: a device's drain waits for its own latency after the last chunk.
     const { firstAudioMs } = await speaker.finish(outcome.turnId);
@@ -186,8 +204,18 @@ export class VoiceSession {
 
   /** Reports a detector event on the bus. */
   emitSpeech(event: DetectorEvent): void {
-    const durationMs = event.type === 'end' ? Math.round((event.samples.length / SAMPLE_RATE) * 1000) : undefined;
-    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: event.type, frame: event.frame, ...(durationMs === undefined ? {} : { durationMs }), atMs: this.clock() });
+    const ended =
+      event.type === 'end'
+        ? { durationMs: Math.round((event.samples.length / SAMPLE_RATE) * 1000), ...(event.rule ? { endRule: event.rule } : {}), ...(event.silenceMs === undefined ? {} : { silenceMs: event.silenceMs }) }
+        : {};
+    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: event.type, frame: event.frame, ...ended, atMs: this.clock() });
+  }
+
+  /** Preemptive generation for an utterance that just started; undefined when it is off. */
+  newPreemption(): Preemption | undefined {
+    const { preemptivePauseMs, conversation, speaker, sentenceLanguage } = this.options;
+    if (preemptivePauseMs === undefined || !conversation.speculate) return undefined;
+    return new Preemption({ conversation, speaker, pauseMs: preemptivePauseMs, language: this.turnLanguage, sentenceLanguage });
   }
 
   private async finalTranscript(recognition: RecognitionSession): Promise<Transcript> {
@@ -218,10 +246,12 @@ export class VoiceSession {
  */
 class UtteranceRecognition {
   private open: RecognitionSession | undefined;
+  private preemption: Preemption | undefined;
 
   constructor(
     private readonly session: VoiceSession,
     private readonly detector: UtteranceDetector,
+    private readonly askAhead: boolean,
     private readonly signal?: AbortSignal,
   ) {}
 
@@ -233,16 +263,23 @@ class UtteranceRecognition {
     for (const event of events) {
       this.session.emitSpeech(event);
       if (event.type === 'start') {
-        this.open?.cancel();
+        this.drop();
         const recognition = this.session.startRecognition(event.samples, this.signal);
         this.open = recognition;
-        this.detector.setSentenceCheck?.(recognition.sentenceComplete ? (holdMs) => recognition.sentenceComplete?.(holdMs) ?? false : undefined);
+        const language = this.session.language;
+        this.detector.setSentenceCheck?.(recognition.sentenceComplete ? (holdMs) => finishedSentence(recognition, holdMs, language) : undefined);
+        const preemption = this.askAhead ? this.session.newPreemption() : undefined;
+        this.preemption = preemption;
+        if (preemption) this.detector.setPauseListener?.((silenceMs) => preemption.pause(silenceMs, recognition));
       } else {
         // An end without a start (the stream began mid-utterance): the whole utterance at once.
         const recognition = this.open ?? this.session.startRecognition(event.samples, this.signal);
+        const preemption = this.preemption;
         this.open = undefined;
+        this.preemption = undefined;
         this.detector.setSentenceCheck?.(undefined);
-        heard.push({ samples: event.samples, recognition });
+        this.detector.setPauseListener?.(undefined);
+        heard.push({ samples: event.samples, recognition, ...(preemption ? { preemption } : {}) });
       }
     }
     return heard;
@@ -250,8 +287,22 @@ class UtteranceRecognition {
 
   /** An utterance still open (the input ended or failed mid-way) is dropped. */
   cancel(): void {
+    this.drop();
+    this.detector.setSentenceCheck?.(undefined);
+    this.detector.setPauseListener?.(undefined);
+  }
+
+  private drop(): void {
     this.open?.cancel();
     this.open = undefined;
-    this.detector.setSentenceCheck?.(undefined);
+    this.preemption?.discard('the utterance was dropped');
+    this.preemption = undefined;
   }
+}
+
+/** The early end's check: the recognizer says the sentence is finished, and it does not stop on a word no sentence ends with. */
+function finishedSentence(recognition: RecognitionSession, holdMs: number, language: string): boolean {
+  if (!(recognition.sentenceComplete?.(holdMs) ?? false)) return false;
+  const words = recognition.hypothesis?.();
+  return words === undefined || !endsOpen(words, language);
 }

@@ -124,7 +124,7 @@ class ResidentSession implements RecognitionSession {
   private failure: unknown;
   private lastPartial: PartialTranscript | undefined;
   /** The newest hypothesis, the audio time it last changed, and how likely the sentence ends after it. */
-  private hypothesis = { text: '', changedAtMs: 0, endProbability: 0 };
+  private newest = { text: '', changedAtMs: 0, endProbability: 0 };
   private readonly stable: StableWords;
   private readonly intervalSamples: number;
   private readonly listeners = new Set<(partial: PartialTranscript) => void>();
@@ -223,9 +223,13 @@ class ResidentSession implements RecognitionSession {
   }
 
   sentenceComplete(holdMs: number): boolean {
-    const { text, changedAtMs, endProbability } = this.hypothesis;
+    const { text, changedAtMs, endProbability } = this.newest;
     if (this.state !== 'open' || text.trim() === '') return false;
     return this.decodedMs() - changedAtMs >= holdMs && endProbability >= RESIDENT_DEFAULTS.sentenceEndProbability;
+  }
+
+  hypothesis(): string {
+    return this.state === 'open' ? this.newest.text : '';
   }
 
   private decodedMs(): number {
@@ -234,7 +238,7 @@ class ResidentSession implements RecognitionSession {
 
   private onHypothesis(hypothesis: NativeHypothesis): void {
     const audioMs = this.decodedMs();
-    if (hypothesis.text !== this.hypothesis.text) this.hypothesis = { text: hypothesis.text, changedAtMs: audioMs, endProbability: hypothesis.endProbability };
+    if (hypothesis.text !== this.newest.text) this.newest = { text: hypothesis.text, changedAtMs: audioMs, endProbability: hypothesis.endProbability };
     const stable = this.stable.update(hypothesis.text, audioMs);
     if (hypothesis.text.trim() === '') return;
     if (this.lastPartial && this.lastPartial.text === hypothesis.text && this.lastPartial.stable === stable) return;

@@ -34,11 +34,19 @@ export interface SpeechEndEvent {
   audioStartFrameIndex: number;
   /** The utterance, 16 kHz mono, padded on both sides. */
   samples: Int16Array;
+  /**
+   * What ended it: the sentence check after the shorter silence (`complete`), the whole end
+   * silence (`silence`), or the end of the input (`stopped`: flush).
+   */
+  rule: 'complete' | 'silence' | 'stopped';
+  /** The silence after the last voiced window when it ended, ms. */
+  silenceMs: number;
 }
 
 export type EndpointerEvent = SpeechStartEvent | SpeechEndEvent;
 
 const samplesOf = (ms: number) => Math.round((ms * SAMPLE_RATE) / 1000);
+const msOf = (samples: number) => Math.round((samples * 1000) / SAMPLE_RATE);
 const frameOf = (sample: number) => Math.floor(sample / FRAME_SAMPLES);
 const alignDown = (sample: number) => frameOf(sample) * FRAME_SAMPLES;
 const alignUp = (sample: number) => Math.ceil(sample / FRAME_SAMPLES) * FRAME_SAMPLES;
@@ -52,6 +60,8 @@ export class Endpointer {
   private readonly sentenceEndSamples: number;
   /** Whether the words of the utterance so far make a finished sentence (the recognizer's view). */
   private sentenceCheck: (() => boolean) | undefined;
+  /** Told the silence so far (0 when voiced) after every window of confirmed speech. */
+  private pauseListener: ((silenceMs: number) => void) | undefined;
   private readonly buffer = new SampleBuffer();
   /** Start of the next VAD window; samples before it have been scored. */
   private nextWindow = 0;
@@ -90,7 +100,7 @@ export class Endpointer {
     return this.serial(async (generation) => {
       const events = await this.score(true, generation);
       if (generation !== this.generation) return [];
-      if (this.detector.finish() === 'end') events.push(this.endEvent());
+      if (this.detector.finish() === 'end') events.push(this.endEvent('stopped'));
       this.restart();
       return events;
     });
@@ -107,6 +117,15 @@ export class Endpointer {
    */
   setSentenceCheck(check: (() => boolean) | undefined): void {
     this.sentenceCheck = check;
+  }
+
+  /**
+   * Called after every VAD window of confirmed speech with the silence since its last voiced
+   * window (0 for a voiced one): a pause the listener may act on (preemptive generation)
+   * before the utterance ends. Not called for the window that ends it.
+   */
+  setPauseListener(listener: ((silenceMs: number) => void) | undefined): void {
+    this.pauseListener = listener;
   }
 
   /**
@@ -139,7 +158,12 @@ export class Endpointer {
       if (!Number.isFinite(probability)) throw new AppError('VAD_OUTPUT_INVALID', `the VAD returned ${probability}`);
       this.nextWindow = start + size;
       let transition = this.detector.step(start, size, probability);
-      if (transition === null && this.endsEarly()) transition = this.detector.endNow();
+      let rule: SpeechEndEvent['rule'] = 'silence';
+      if (transition === null && this.endsEarly()) {
+        transition = this.detector.endNow();
+        rule = 'complete';
+      }
+      if (transition === null && this.detector.state === 'speech') this.pauseListener?.(msOf(this.detector.silentSamples));
       if (transition === 'start') {
         this.audioStart = alignDown(Math.max(this.previousEnd, this.detector.onsetSample - this.prefixSamples));
         events.push({
@@ -150,7 +174,7 @@ export class Endpointer {
           samples: this.utteranceSoFar() ?? new Int16Array(0),
         });
       } else if (transition === 'end') {
-        events.push(this.endEvent());
+        events.push(this.endEvent(rule));
       }
       this.trim();
     }
@@ -162,7 +186,7 @@ export class Endpointer {
     return this.detector.silentSamples >= this.sentenceEndSamples && this.sentenceCheck();
   }
 
-  private endEvent(): SpeechEndEvent {
+  private endEvent(rule: SpeechEndEvent['rule']): SpeechEndEvent {
     const end = Math.min(this.buffer.end, alignUp(this.detector.voicedEndSample + this.suffixSamples));
     const event: SpeechEndEvent = {
       type: 'speech_end',
@@ -171,6 +195,8 @@ export class Endpointer {
       detectedAtFrameIndex: this.lastFrame(),
       audioStartFrameIndex: frameOf(this.audioStart),
       samples: this.buffer.slice(this.audioStart, end),
+      rule,
+      silenceMs: msOf(this.detector.silentSamples),
     };
     this.previousEnd = end;
     return event;
