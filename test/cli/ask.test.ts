@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
@@ -91,6 +91,50 @@ describe('desktop-assistant ask', () => {
     expect(run.stderr).toContain('[error] LLM_REPLY_CAPPED: the reply was cut off after 1 s (max_reply_seconds)');
     // The token cap went to the server with the request.
     expect(llm.requests[0]!.body.max_tokens).toBe(50);
+  });
+
+  it('prints a long reply with no sentence end as it streams, not when it ends', async () => {
+    // Without a maximum segment length no text of this reply is printed until max_reply_seconds.
+    await writeConfig('max_reply_seconds = 60\n');
+    let streaming = true;
+    llm.enqueue((request) => {
+      void request.closed.then(() => (streaming = false));
+      return { text: 'So', fail: 'endless-run-on' };
+    });
+    const started = Date.now();
+    const child = spawn(process.execPath, [CLI, 'ask', '--config-dir', join(home.path, 'config'), 'Talk forever'], {
+      env: { ...process.env, ...env },
+      cwd: REPO_ROOT,
+    });
+    child.stdin.end();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (data: Buffer) => void (stderr += data.toString()));
+    const firstLine = new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (data: Buffer) => {
+        stdout += data.toString();
+        if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
+      });
+      void exited.then(() => reject(new Error(`ask exited before printing a line: ${stderr}`)));
+    });
+
+    try {
+      const line = await firstLine;
+      // The reply is still streaming: the server ends it only when the client goes away, at the
+      // 60 s cap or at the interrupt below.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(streaming).toBe(true);
+      // Cut within the limit after a dot that ended no sentence.
+      expect(line).toMatch(/^So( word word\.)+$/);
+      expect(line.length).toBeLessThanOrEqual(250);
+
+      child.kill('SIGINT');
+      await exited;
+      expect(await llm.requests[0]!.closed).toEqual({ beforeEnd: true });
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('says when the server cut a reply at max_reply_tokens', async () => {

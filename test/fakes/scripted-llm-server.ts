@@ -45,7 +45,12 @@ export type FailureMode =
   /** The tool calls are streamed without ids. */
   | 'missing-id'
   /** The text is streamed, then " And more." every 20 ms, never finishing, until the client goes away. */
-  | 'endless';
+  | 'endless'
+  /**
+   * The text is streamed, then " word word." every 20 ms, never finishing, until the client goes
+   * away: a run-on reply whose every dot is followed by a lower-case word, so no sentence ends.
+   */
+  | 'endless-run-on';
 
 export interface ScriptedReplySpec {
   text?: string;
@@ -247,9 +252,10 @@ async function respond(request: RecordedChatRequest, reply: ScriptedReplySpec, r
     case 'stall-mid-stream':
       return writer.write(head.join(''));
     case 'endless':
+    case 'endless-run-on':
       await writer.write(head.join(''));
       while (!res.destroyed && !res.writableEnded) {
-        res.write(chunk({ content: ' And more.' }));
+        res.write(chunk({ content: fail === 'endless' ? ' And more.' : ' word word.' }));
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return;
