@@ -4,7 +4,11 @@
  * into its microphone in real time, its answer recorded from its speaker,
  * and the time from the question's end of speech to the answer's first
  * sound, per `[stt] engine`, in turn-based mode (POST /listen/start, the VAD
- * ends the recording) and in full duplex (always listening).
+ * ends the recording) and in full duplex (always listening), each with two
+ * scripted LLMs (bench/lib/scripted-llm.ts): `instant` (the reply at once:
+ * the pipeline's own figure) and `realistic` (300 ms to the first piece, 25
+ * ms per piece, about a 12B model on llama-server). Figures are named
+ * `<profile>_<mode>_<engine>_...`.
  *
  * One clock: each daemon has a "room" (bench/room.ts), a stereo null sink
  * whose left channel is fed by the question and heard by the daemon's
@@ -17,10 +21,19 @@
  * approximately, through the wall clock, for the breakdown.)
  *
  * Questions: the five cards clips and the five LibriVox clips (cut at 4 s)
- * of Debian's pocketsphinx-testdata, each played twice: 20 per engine and
- * mode, engines interleaved question by question, so load falls on them
- * alike. An engine whose config does not check or whose daemon does not
- * start is skipped, with the reason in the figures.
+ * of Debian's pocketsphinx-testdata, each played twice: 20 per engine,
+ * mode and profile, engines interleaved question by question, so load falls
+ * on them alike. An engine whose config does not check or whose daemon does
+ * not start is skipped, with the reason in the figures.
+ *
+ * Engines: the resident `pocketsphinx` alone by default, so two modes and
+ * two profiles (80 questions) take about as long as the two engines in two
+ * modes did before (about 6 minutes); TURN_DAEMON_ENGINES=pocketsphinx,pocketsphinx_continuous
+ * adds the spawned engine (about 12 minutes). Each daemon has its own
+ * scripted LLM, which counts the requests it got, those the daemon aborted
+ * and the pieces it had streamed to them; the daemon's events give the
+ * end-of-turn rule that fired and preemptive generation's requests (sent
+ * ahead, used, discarded, pieces wasted, discarded per 100 turns).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,26 +43,26 @@ import { configProblem, daemonEnv, startDaemonProcess, type DaemonProcess, type 
 import { loadClip } from '../test/support/echo-scenes.js';
 import { startPulse, type PulseServer } from '../test/support/pulse-server.js';
 import { addRoom, asoundrc, playInto, RoomRecorder, type Room } from './lib/room.js';
-import { startBenchLlm } from './lib/scripted-llm.js';
+import { benchLlmProfiles, llmFigures, startBenchLlm, type BenchLlm, type LlmProfile } from './lib/scripted-llm.js';
 import { CARDS_DIR, LIBRIVOX_DIR } from './lib/speech-clips.js';
 import { round } from '../test/support/stats.js';
-import { ANSWER_RMS, measure, noAnswerReason, trialFigures, type Trial } from './lib/turn-daemon-trials.js';
+import { ANSWER_RMS, measure, noAnswerReason, trialFigures, turnEventFigures, type Trial } from './lib/turn-daemon-trials.js';
 
-/** `[stt] engine` values, measured side by side; one the config does not know is skipped with the reason. */
-const ENGINES = ['pocketsphinx', 'pocketsphinx_continuous'] as const;
+/** `[stt] engine` values, measured side by side (TURN_DAEMON_ENGINES=a,b); one the config does not know is skipped with the reason. */
+const ENGINES = (process.env.TURN_DAEMON_ENGINES ?? 'pocketsphinx').split(',').map((e) => e.trim()).filter((e) => e !== '');
 const MODES = [
   { key: 'turn_based', mode: 'turn_based' },
   { key: 'full_duplex', mode: 'full_duplex_agent' },
 ] as const;
 type Mode = (typeof MODES)[number];
 const PLAYS = 2;
-/** Questions per engine and mode: every clip PLAYS times (TURN_DAEMON_QUESTIONS=N for a quick look; BENCHMARKS.md uses 20). */
+/** Questions per engine, mode and profile: every clip PLAYS times (TURN_DAEMON_QUESTIONS=N for a quick look; BENCHMARKS.md uses 20). */
 const QUESTIONS = Number(process.env.TURN_DAEMON_QUESTIONS ?? 10 * PLAYS);
 const CARDS = ['001', '002', '003', '004', '005'];
 const LIBRIVOX = ['0870', '0880', '0890', '0920', '0930'];
 /** LibriVox clips run 3-7 s; cut here (as the partials bench does) to keep the run near 6 minutes. */
 const CLIP_MAX_MS = 4000;
-/** Two short sentences, streamed at once: the LLM adds nothing, the pipeline is what is measured. */
+/** Two short sentences: with the instant profile the LLM adds nothing, the pipeline is what is measured. */
 const REPLY = 'It is sunny in Rome. About twenty degrees.';
 /** After the question has played, an answer that has not begun by then is a missing one. */
 const ANSWER_TIMEOUT_MS = 10_000;
@@ -63,7 +76,7 @@ const READY_TIMEOUT_MS = 20_000;
 
 export const turnDaemon: Benchmark = {
   name: 'turn-daemon',
-  description: 'end of speech to the first answer sound of the real daemon on PulseAudio devices, 20 recorded questions per STT engine, turn-based and full duplex',
+  description: 'end of speech to the first answer sound of the real daemon on PulseAudio devices, 20 recorded questions per STT engine, turn-based and full duplex, instant and realistic LLM',
   run: runTurnDaemon,
 };
 
@@ -77,6 +90,7 @@ interface Slot {
   engine: string;
   prefix: string;
   mode: Mode;
+  llm: BenchLlm;
   room: Room;
   recorder: RoomRecorder;
   daemon: DaemonProcess;
@@ -90,12 +104,15 @@ async function runTurnDaemon(options: BenchmarkRunOptions = {}): Promise<Figures
   if (!pulse.ok) return { ...figures, skipped: pulse.reason };
   const root = await mkdtemp(join(tmpdir(), 'bench-turn-daemon-'));
   const recorders: RoomRecorder[] = [];
-  let llm: Awaited<ReturnType<typeof startBenchLlm>> | undefined;
+  const profiles = benchLlmProfiles();
   try {
-    llm = await startBenchLlm(REPLY);
-    const llmUrl = llm.url;
     const questions = await loadQuestions(root);
-    Object.assign(figures, { questions_per_engine_and_mode: Math.min(QUESTIONS, questions.length * PLAYS), reply: REPLY, engines: ENGINES.join(', ') });
+    Object.assign(figures, {
+      questions_per_engine_mode_and_profile: Math.min(QUESTIONS, questions.length * PLAYS),
+      reply: REPLY,
+      engines: ENGINES.join(', '),
+      llm_profiles: profiles.map((p) => `${p.name} (first piece ${p.firstPieceMs} ms, then ${p.pieceMs} ms each)`).join(', '),
+    });
     const rooms: Room[] = [];
     for (let i = 0; i < ENGINES.length; i++) rooms.push(await addRoom(pulse.server, `da_room${i}`));
     // PortAudio finds the rooms' devices by name through this ALSA config (HOME is the daemons' own).
@@ -103,12 +120,12 @@ async function runTurnDaemon(options: BenchmarkRunOptions = {}): Promise<Figures
     await mkdir(home, { recursive: true });
     await writeFile(join(home, '.asoundrc'), asoundrc(rooms));
     for (const room of rooms) recorders.push(await RoomRecorder.start(pulse.server, room));
-    for (const mode of MODES) {
+    for (const mode of MODES) for (const profile of profiles) {
       options.signal?.throwIfAborted();
       const slots: Slot[] = [];
       try {
         // allSettled: a slot that failed must not keep the others' daemons from being stopped.
-        const starts = await Promise.allSettled(ENGINES.map((engine, i) => startSlot(engine, mode, rooms[i]!, recorders[i]!, root, home, llmUrl, pulse.server)));
+        const starts = await Promise.allSettled(ENGINES.map((engine, i) => startSlot(engine, mode, profile, rooms[i]!, recorders[i]!, root, home, pulse.server)));
         for (const start of starts) if (start.status === 'fulfilled' && !('skipped' in start.value)) slots.push(start.value);
         for (const start of starts) {
           if (start.status === 'rejected') throw start.reason;
@@ -119,19 +136,19 @@ async function runTurnDaemon(options: BenchmarkRunOptions = {}): Promise<Figures
         }
         const phaseStart = Date.now();
         if (slots.length > 0) await runPhase(slots, questions, pulse.server, options.signal);
-        process.stderr.write(`  ${mode.key}: ${Math.round((Date.now() - phaseStart) / 1000)} s\n`);
+        process.stderr.write(`  ${profile.name} ${mode.key}: ${Math.round((Date.now() - phaseStart) / 1000)} s\n`);
       } finally {
         await Promise.allSettled(slots.map((s) => s.daemon.stop()));
+        await Promise.allSettled(slots.map((s) => s.llm.close()));
       }
       for (const slot of slots) {
         const events = slot.daemon.events.slice(slot.trials[0]?.fromEvent ?? slot.daemon.events.length);
         const measured = slot.trials.map((t) => measure(t, slot.recorder, slot.daemon.events));
-        Object.assign(figures, trialFigures(slot.prefix, slot.trials, measured, events));
+        Object.assign(figures, trialFigures(slot.prefix, slot.trials, measured, events), turnEventFigures(slot.prefix, events), llmFigures(slot.prefix, slot.llm.stats()));
       }
     }
   } finally {
     await Promise.allSettled(recorders.map((r) => r.stop()));
-    await llm?.close();
     await pulse.server.stop();
     await rm(root, { recursive: true, force: true });
   }
@@ -153,42 +170,50 @@ async function loadQuestions(root: string): Promise<Question[]> {
   );
 }
 
-/** A config folder and a daemon for one engine in one mode, or why not. */
-async function startSlot(engine: string, mode: Mode, room: Room, recorder: RoomRecorder, root: string, home: string, llmUrl: string, pulse: PulseServer): Promise<Slot | { prefix: string; skipped: string }> {
-  const prefix = `${mode.key}_${engine}`;
+/** A config folder, a scripted LLM and a daemon for one engine in one mode with one LLM profile, or why not. */
+async function startSlot(engine: string, mode: Mode, profile: LlmProfile, room: Room, recorder: RoomRecorder, root: string, home: string, pulse: PulseServer): Promise<Slot | { prefix: string; skipped: string }> {
+  const prefix = `${profile.name}_${mode.key}_${engine}`;
   const dir = join(root, prefix);
-  const configDir = join(dir, 'config');
-  await mkdir(join(configDir, 'tools'), { recursive: true });
-  await mkdir(join(dir, 'runtime'), { recursive: true, mode: 0o700 });
-  await writeFile(
-    join(configDir, 'config.toml'),
-    [
-      `mode = "${mode.mode}"`,
-      `llm = "${llmUrl}"`,
-      '[stt]',
-      `engine = "${engine}"`,
-      '[tts]',
-      'engine = "espeak"',
-      '[audio]',
-      `input = "${room.micSource}"`,
-      `output = "${room.speakerSink}"`,
-      '[http]',
-      'port = 0',
-      '[memory]',
-      'enabled = false',
-      '[adapters.shell_readonly]',
-      'enabled = false',
-      '[adapters.browser]',
-      'enabled = false',
-      '',
-    ].join('\n'),
-  );
-  const env = daemonEnv({ ...pulse.env, HOME: home, XDG_RUNTIME_DIR: join(dir, 'runtime'), DESKTOP_ASSISTANT_DATA_DIR: join(dir, 'data') });
-  const problem = await configProblem(configDir, env);
-  if (problem) return { prefix, skipped: problem };
-  const started = await startDaemonProcess(configDir, env);
-  if (!started.ok) return { prefix, skipped: started.reason };
-  return { engine, prefix, mode, room, recorder, daemon: started.daemon, trials: [] };
+  const llm = await startBenchLlm(REPLY, profile);
+  let slot: Slot | undefined;
+  try {
+    const configDir = join(dir, 'config');
+    await mkdir(join(configDir, 'tools'), { recursive: true });
+    await mkdir(join(dir, 'runtime'), { recursive: true, mode: 0o700 });
+    await writeFile(
+      join(configDir, 'config.toml'),
+      [
+        `mode = "${mode.mode}"`,
+        `llm = "${llm.url}"`,
+        '[stt]',
+        `engine = "${engine}"`,
+        '[tts]',
+        'engine = "espeak"',
+        '[audio]',
+        `input = "${room.micSource}"`,
+        `output = "${room.speakerSink}"`,
+        '[http]',
+        'port = 0',
+        '[memory]',
+        'enabled = false',
+        '[adapters.shell_readonly]',
+        'enabled = false',
+        '[adapters.browser]',
+        'enabled = false',
+        '',
+      ].join('\n'),
+    );
+    const env = daemonEnv({ ...pulse.env, HOME: home, XDG_RUNTIME_DIR: join(dir, 'runtime'), DESKTOP_ASSISTANT_DATA_DIR: join(dir, 'data') });
+    const problem = await configProblem(configDir, env);
+    if (problem) return { prefix, skipped: problem };
+    const started = await startDaemonProcess(configDir, env);
+    if (!started.ok) return { prefix, skipped: started.reason };
+    slot = { engine, prefix, mode, llm, room, recorder, daemon: started.daemon, trials: [] };
+    return slot;
+  } finally {
+    // The slot's owner closes its LLM; a slot that did not start has none.
+    if (!slot) await llm.close();
+  }
 }
 
 /**

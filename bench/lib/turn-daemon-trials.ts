@@ -3,6 +3,7 @@
  * per question the end of speech, the first sound of the answer and where
  * the daemon's own events fall between them; per engine and mode the figures.
  */
+import type { AssistantEvent } from '../../src/events/index.js';
 import type { Figures } from './benchmark.js';
 import type { ReceivedEvent } from './daemon-process.js';
 import { lastVoicedFrame, type RoomRecorder } from './room.js';
@@ -98,6 +99,35 @@ export function trialFigures(prefix: string, trials: readonly Trial[], measured:
     ...dist(`${prefix}_playback_event_to_sound`, outPath),
     [`${prefix}_event_delivery_lag_p95_ms`]: lags.length > 0 ? round(percentile(lags, 95)) : Number.NaN,
     [`${prefix}_event_delivery_lag_max_ms`]: lags.length > 0 ? round(Math.max(...lags)) : Number.NaN,
+  };
+}
+
+/** The `voice.speech` end event's `endRule` values, each counted (0 when none fired) so every slot has the same keys. */
+const END_RULES = ['complete', 'silence', 'stopped'] as const;
+
+/**
+ * What the daemon said of its turns: which end-of-turn rule fired how often,
+ * and preemptive generation (`llm.speculation`): requests sent ahead, used,
+ * discarded, the reply pieces the discarded ones had streamed for nothing,
+ * and discarded requests per 100 turns (`turn.started`).
+ */
+export function turnEventFigures(prefix: string, events: readonly AssistantEvent[]): Figures {
+  const ends = events.filter((e) => e.type === 'voice.speech' && e.phase === 'end');
+  const speculation = events.filter((e) => e.type === 'llm.speculation');
+  const phase = (p: string): number => speculation.filter((e) => e.phase === p).length;
+  const discarded = phase('discarded');
+  const turns = events.filter((e) => e.type === 'turn.started').length;
+  const figures: Figures = {};
+  for (const rule of END_RULES) figures[`${prefix}_end_rule_${rule}`] = ends.filter((e) => e.type === 'voice.speech' && e.endRule === rule).length;
+  figures[`${prefix}_end_rule_unknown`] = ends.filter((e) => e.type === 'voice.speech' && e.endRule === undefined).length;
+  return {
+    ...figures,
+    [`${prefix}_turns`]: turns,
+    [`${prefix}_speculative_requests`]: phase('started'),
+    [`${prefix}_speculation_used`]: phase('used'),
+    [`${prefix}_speculation_discarded`]: discarded,
+    [`${prefix}_speculation_wasted_pieces`]: speculation.reduce((sum, e) => sum + (e.type === 'llm.speculation' ? (e.wastedPieces ?? 0) : 0), 0),
+    [`${prefix}_wasted_requests_per_100_turns`]: turns > 0 ? round((discarded * 100) / turns, 1) : Number.NaN,
   };
 }
 
