@@ -208,6 +208,10 @@ function handle(event) {
       return conversation.announcement(event);
     case 'llm.first_token':
       return latency.firstToken(event.latencyMs);
+    case 'llm.speculation':
+      return latency.speculation(event);
+    case 'voice.speech':
+      return event.phase === 'end' && event.endRule ? latency.endOfTurn(event) : undefined;
     case 'turn.ended':
       conversation.ended(event);
       latency.turn(event.durationMs);

@@ -58,6 +58,25 @@ export class Latency {
     this.toolEl = byTestId('latency-tool');
     this.toolNameEl = byTestId('latency-tool-name');
     this.stagesEl = byTestId('latency-stages');
+    this.endOfTurnEl = byTestId('latency-end-of-turn');
+    this.endRuleEl = byTestId('latency-end-rule');
+    this.speculationEl = byTestId('latency-speculation');
+    this.speculationDetailEl = byTestId('latency-speculation-detail');
+  }
+
+  /** A spoken turn's end (a voice.speech end event): the silence waited, and the rule that fired. */
+  endOfTurn(event) {
+    if (typeof event.silenceMs === 'number') set(this.endOfTurnEl, event.silenceMs);
+    this.endRuleEl.textContent = END_RULES[event.endRule] ?? '';
+    this.endRuleEl.dataset.rule = event.endRule ?? '';
+  }
+
+  /** Preemptive generation (llm.speculation events): asked while the user paused, then used or discarded. */
+  speculation(event) {
+    this.speculationEl.textContent = SPECULATION_PHASES[event.phase] ?? event.phase;
+    this.speculationEl.dataset.phase = event.phase;
+    const wasted = typeof event.wastedPieces === 'number' && event.wastedPieces > 0 ? ` (${event.wastedPieces} pieces thrown away)` : '';
+    this.speculationDetailEl.textContent = event.phase === 'discarded' ? `${event.reason ?? ''}${wasted}` : '';
   }
 
   firstToken(latencyMs) {
@@ -84,6 +103,9 @@ export class Latency {
     this.stagesEl.hidden = rows.length === 0;
   }
 }
+
+const END_RULES = { complete: 'a finished sentence', silence: 'the whole silence', stopped: 'the recording stopped' };
+const SPECULATION_PHASES = { started: 'asked', used: 'used', discarded: 'discarded' };
 
 function set(el, ms) {
   el.textContent = formatMs(ms);

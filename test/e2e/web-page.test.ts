@@ -48,6 +48,21 @@ describe('the web page in Chromium', () => {
     expect(await byTestId('voice-off').textContent()).toBe('Voice off: [voice] enabled = false');
   });
 
+  it("shows a spoken turn's stages: the end-of-turn rule and silence, the reply asked ahead and what became of it", async () => {
+    const bus = daemon.host.bus;
+    bus.emit({ type: 'llm.speculation', stage: 'llm', phase: 'started', speculationId: 's1', text: 'what time is it', atMs: Date.now() });
+    await expect.poll(() => byTestId('latency-speculation').getAttribute('data-phase')).toBe('started');
+    bus.emit({ type: 'llm.speculation', stage: 'llm', phase: 'discarded', speculationId: 's1', text: 'what time is it', reason: 'the user went on', wastedPieces: 4, atMs: Date.now() });
+    await expect.poll(() => byTestId('latency-speculation-detail').textContent()).toBe('the user went on (4 pieces thrown away)');
+    bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: 80, durationMs: 1600, endRule: 'complete', silenceMs: 256, atMs: Date.now() });
+    await expect.poll(() => byTestId('latency-end-rule').getAttribute('data-rule')).toBe('complete');
+    expect(await byTestId('latency-end-of-turn').getAttribute('data-ms')).toBe('256');
+    expect(await byTestId('latency-end-rule').textContent()).toBe('a finished sentence');
+    bus.emit({ type: 'llm.speculation', stage: 'llm', phase: 'used', speculationId: 's2', text: 'what time is it', atMs: Date.now() });
+    await expect.poll(() => byTestId('latency-speculation').getAttribute('data-phase')).toBe('used');
+    expect(await byTestId('latency-speculation-detail').textContent()).toBe('');
+  });
+
   it('sends a turn that needs a tool and shows the reply and the tool call', async () => {
     llm.enqueue({ toolCalls: [{ name: 'weather', arguments: '{"place":"Rome"}' }] }, (request) => ({
       text: `Here it is: ${String(request.messages.find((m) => m.role === 'tool')?.content)}.`,

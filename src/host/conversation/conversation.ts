@@ -121,6 +121,7 @@ export class Conversation {
       text,
       historyLength,
       memories: this.memoriesQuietly(text),
+      firstSegment: firstSegmentFor('voice'),
       stream: (memories, signal) => this.options.llm.stream({ messages: this.messagesFor(text, memories, history), tools: tools.length > 0 ? tools : undefined }, { signal }),
       clock: this.clock,
     });
@@ -268,7 +269,7 @@ export class Conversation {
     for (let round = 0; round <= this.options.toolRounds; round++) {
       const offered = round < this.options.toolRounds ? this.options.router.offered() : [];
       const ahead = round === 0 ? speculation : undefined;
-      const { text, calls } = await this.streamRound(messages, offered, round, context.turnId, say, options.signal, ahead);
+      const { text, calls } = await this.streamRound(messages, offered, round, context.turnId, say, options, ahead);
       // The last round offers no tools: a call there cannot run, so the text is
       // the answer. Earlier, even a call of a tool not offered goes to the
       // router, whose refusal the model reads and answers.
@@ -303,12 +304,13 @@ export class Conversation {
     round: number,
     turnId: string,
     say: (sentence: string) => void,
-    signal: AbortSignal | undefined,
+    options: TurnOptions,
     speculation?: Speculation,
   ): Promise<{ text: string; calls: AssembledToolCall[] }> {
+    const { signal } = options;
     const tools = offered.map(asFunctionTool);
     this.emit({ type: 'llm.request', stage: 'llm', turnId, round, withTools: tools.length > 0 });
-    const splitter = new SentenceSplitter();
+    const splitter = new SentenceSplitter({ firstSegment: firstSegmentFor(options.entry) });
     const requested = speculation?.requestedAtMs || this.clock();
     let text = '';
     let calls: AssembledToolCall[] = [];
@@ -352,6 +354,14 @@ function untilAborted<T>(promise: Promise<T | undefined>, signal: AbortSignal | 
   });
 }
 
+
+/**
+ * A spoken reply's first segment may be a clause: the first sound comes
+ * sooner. Printed replies keep whole sentences, one a line.
+ */
+export function firstSegmentFor(entry: EntryPoint): 'clause' | 'sentence' {
+  return entry === 'voice' ? 'clause' : 'sentence';
+}
 
 function asFunctionTool(tool: RoutedTool): FunctionTool {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } };

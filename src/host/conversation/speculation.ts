@@ -34,6 +34,8 @@ export interface SpeculationStart {
   /** Starts the round-0 request; the stream is read at once, whether or not the turn comes. */
   stream: (memories: RecalledMemory[], signal: AbortSignal) => AsyncIterable<LlmEvent>;
   clock: () => number;
+  /** How the turn's splitter cuts the reply's first segment (the same cut, so the prepared audio is the one said). */
+  firstSegment: 'clause' | 'sentence';
 }
 
 /**
@@ -121,7 +123,7 @@ export class Speculation implements SpeculativeReply {
   }
 
   private async run(start: SpeculationStart): Promise<void> {
-    const splitter = new SentenceSplitter();
+    const splitter = new SentenceSplitter({ firstSegment: start.firstSegment });
     let first: string | undefined;
     try {
       const memories = await start.memories;

@@ -17,6 +17,21 @@ export function reportToTerminal(bus: AssistantBus, output: NodeJS.WritableStrea
   });
 }
 
+const END_RULES = { complete: 'a finished sentence', silence: 'the whole silence', stopped: 'the recording stopped' } as const;
+
+/** `; a finished sentence after 250 ms of silence`: what ended a spoken turn. */
+function endOfTurn(event: Extract<AssistantEvent, { type: 'voice.speech' }>): string {
+  if (!event.endRule) return '';
+  return event.endRule === 'stopped' ? `; ${END_RULES.stopped}` : `; ${END_RULES[event.endRule]} after ${event.silenceMs ?? 0} ms of silence`;
+}
+
+function speculation(event: Extract<AssistantEvent, { type: 'llm.speculation' }>): string {
+  if (event.phase === 'started') return '[llm] a reply asked ahead while you paused';
+  if (event.phase === 'used') return '[llm] the reply asked ahead is used';
+  const wasted = event.wastedPieces ? `, ${event.wastedPieces} pieces thrown away` : '';
+  return `[llm] the reply asked ahead is dropped: ${event.reason ?? 'discarded'}${wasted}`;
+}
+
 export function describe(event: AssistantEvent): string | undefined {
   switch (event.type) {
     case 'tool.started':
@@ -36,7 +51,9 @@ export function describe(event: AssistantEvent): string | undefined {
     case 'voice.listening':
       return `[voice] listening (${event.trigger})`;
     case 'voice.speech':
-      return event.phase === 'end' ? `[voice] speech ended (${event.durationMs ?? 0} ms of audio)` : undefined;
+      return event.phase === 'end' ? `[voice] speech ended (${event.durationMs ?? 0} ms of audio${endOfTurn(event)})` : undefined;
+    case 'llm.speculation':
+      return speculation(event);
     case 'voice.transcript':
       // A partial: what is being heard, for the eye only (the LLM gets the final one).
       if (!event.final) return `[hearing] ${event.text}`;

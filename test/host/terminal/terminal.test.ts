@@ -43,6 +43,23 @@ describe('the terminal reporter', () => {
         '[voice] interrupted (POST /interrupt): playback stopped\n',
     );
   });
+
+  it("prints a spoken turn's stages: the rule that ended it, the reply asked ahead and what became of it", () => {
+    const bus = createAssistantBus();
+    const out = sink();
+    const stop = reportToTerminal(bus, out.stream);
+    bus.emit({ type: 'llm.speculation', stage: 'llm', phase: 'started', speculationId: 's1', text: 'what time is it', atMs: 0 });
+    bus.emit({ type: 'llm.speculation', stage: 'llm', phase: 'discarded', speculationId: 's1', text: 'what time is it', reason: 'the user went on', wastedPieces: 7, atMs: 1 });
+    bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: 80, durationMs: 1600, endRule: 'complete', silenceMs: 256, atMs: 2 });
+    bus.emit({ type: 'llm.speculation', stage: 'llm', phase: 'used', speculationId: 's2', turnId: 't', text: 'what time is it in Rome', atMs: 3 });
+    bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: 90, durationMs: 900, endRule: 'silence', silenceMs: 704, atMs: 4 });
+    stop();
+    expect(out.text()).toBe(
+      '[llm] a reply asked ahead while you paused\n[llm] the reply asked ahead is dropped: the user went on, 7 pieces thrown away\n' +
+        '[voice] speech ended (1600 ms of audio; a finished sentence after 256 ms of silence)\n[llm] the reply asked ahead is used\n' +
+        '[voice] speech ended (900 ms of audio; the whole silence after 704 ms of silence)\n',
+    );
+  });
 });
 
 describe('the terminal confirmation', () => {
