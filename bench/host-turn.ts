@@ -12,16 +12,18 @@ import { startHost } from '../src/host/runtime.js';
 import { HashedEmbedder, MemoryStore, type MemoryKind, type SaveRequest } from '../src/memory/index.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
-import { startBenchLlm } from './lib/scripted-llm.js';
+import { benchLlmProfiles, llmFigures, startBenchLlm, type BenchLlmStats, type LlmProfile } from './lib/scripted-llm.js';
 import { distribution, p50, p95, round } from '../test/support/stats.js';
 
 /** Memories in the store: a few thousand, as after months of use. */
 const RECORDS = 2000;
+/** HOST_TURN_PROCESSES=N: at most N processes per arm, for a quick look. */
+const MAX_PROCESSES = Number(process.env.HOST_TURN_PROCESSES ?? Number.POSITIVE_INFINITY);
 /** Voice arms: processes per arm and memory setting, turns per process (the first of each is the process's first). */
-const VOICE_PROCESSES = 16;
+const VOICE_PROCESSES = Math.min(16, MAX_PROCESSES);
 const VOICE_TURNS = 4;
 /** `ask` arms: one process per turn, the turn asked as soon as the host is up. */
-const ASK_PROCESSES = 20;
+const ASK_PROCESSES = Math.min(20, MAX_PROCESSES);
 /** A simulated utterance: partial transcripts this far apart, the final this long after the last one. */
 const PARTIAL_EVERY_MS = 100;
 const FINAL_AFTER_MS = 200;
@@ -44,6 +46,7 @@ const QUESTIONS = [
 ];
 
 interface ChildJob {
+  profile: LlmProfile;
   mode: 'voice' | 'ask';
   memory: boolean;
   anticipate: boolean;
@@ -57,9 +60,17 @@ interface TurnSample {
   first: boolean;
   question: string;
   total: number;
+  /** From `turn()` called to the reply's first sentence handed to the voice. */
+  firstSentence: number;
   stages: Record<Stage, number>;
   memoriesGiven: boolean;
   recalled?: number[];
+}
+
+/** What a child process sends back: its turns and what its scripted LLM saw. */
+interface ChildResult {
+  samples: TurnSample[];
+  llm: BenchLlmStats;
 }
 
 interface Arm {
@@ -74,14 +85,19 @@ interface Arm {
  * The host's own time in a turn: from `conversation.turn()` being called,
  * as the voice calls it with a final transcript, to the first LLM request
  * arriving at a scripted OpenAI-compatible server that answers at once,
- * stage by stage. Each sample runs in a process of its own, as the daemon
- * and `ask` do, so the first turn of a process pays what a first turn pays.
+ * stage by stage, and to the reply's first sentence. Each sample runs in a
+ * process of its own, as the daemon and `ask` do, so the first turn of a
+ * process pays what a first turn pays. Every arm with both LLM profiles of
+ * bench/lib/scripted-llm.ts (keys `<profile>_<arm>_...`): `instant` (the
+ * host's own time) and `realistic` (300 ms to the first piece, 25 ms per
+ * piece: the first sentence comes that much later, the request does not).
  * With HOST_TURN_BASELINE=DIR (a built checkout of an older commit with this
- * file compiled into it), the same arms of that code run too, interleaved.
+ * file and bench/lib/scripted-llm.ts compiled into it), the same arms of that
+ * code run too, interleaved.
  */
 export const hostTurn: Benchmark = {
   name: 'host-turn',
-  description: `host time from turn() to the LLM request arriving (stages p50/p95), memory off and on (${RECORDS} records), voice and ask`,
+  description: `host time from turn() to the LLM request arriving (stages p50/p95) and to the first sentence, memory off and on (${RECORDS} records), voice and ask, instant and realistic LLM`,
   run: runHostTurn,
 };
 
@@ -97,8 +113,10 @@ async function runHostTurn(options: BenchmarkRunOptions = {}): Promise<Figures> 
     arms.push({ label: `ask_${name}`, mode: 'ask', anticipate: false, checkout: dir });
   }
 
+  const profiles = benchLlmProfiles();
   const root = await mkdtemp(join(tmpdir(), 'bench-host-turn-'));
   const samples = new Map<string, TurnSample[]>();
+  const llmStats = new Map<string, BenchLlmStats>();
   try {
     // One data folder per checkout (its state database, the same memories), children one at a time.
     const dataDirs = new Map<string, string>();
@@ -109,12 +127,14 @@ async function runHostTurn(options: BenchmarkRunOptions = {}): Promise<Figures> 
     }
     const jobs: { key: string; arm: Arm; job: ChildJob }[] = [];
     for (let p = 0; p < Math.max(VOICE_PROCESSES, ASK_PROCESSES); p++) {
-      for (const memory of [false, true]) {
-        for (const arm of arms) {
-          if (p >= (arm.mode === 'voice' ? VOICE_PROCESSES : ASK_PROCESSES)) continue;
-          const turns = arm.mode === 'voice' ? VOICE_TURNS : 1;
-          const job: ChildJob = { mode: arm.mode, memory, anticipate: arm.anticipate, turns, dataDir: dataDirs.get(arm.checkout) ?? '', root, first: p * turns };
-          jobs.push({ key: `${arm.label}_${memory ? 'memory' : 'no_memory'}`, arm, job });
+      for (const profile of profiles) {
+        for (const memory of [false, true]) {
+          for (const arm of arms) {
+            if (p >= (arm.mode === 'voice' ? VOICE_PROCESSES : ASK_PROCESSES)) continue;
+            const turns = arm.mode === 'voice' ? VOICE_TURNS : 1;
+            const job: ChildJob = { profile, mode: arm.mode, memory, anticipate: arm.anticipate, turns, dataDir: dataDirs.get(arm.checkout) ?? '', root, first: p * turns };
+            jobs.push({ key: `${profile.name}_${arm.label}_${memory ? 'memory' : 'no_memory'}`, arm, job });
+          }
         }
       }
     }
@@ -122,30 +142,34 @@ async function runHostTurn(options: BenchmarkRunOptions = {}): Promise<Figures> 
     for (const { key, arm, job } of jobs) {
       options.signal?.throwIfAborted();
       const got = await runChild(childScript(arm.checkout), job);
-      samples.set(key, [...(samples.get(key) ?? []), ...got]);
+      samples.set(key, [...(samples.get(key) ?? []), ...got.samples]);
+      const sum = llmStats.get(job.profile.name) ?? { requests: 0, aborted: 0, abortedPieces: 0 };
+      llmStats.set(job.profile.name, { requests: sum.requests + got.llm.requests, aborted: sum.aborted + got.llm.aborted, abortedPieces: sum.abortedPieces + got.llm.abortedPieces });
       done += 1;
       if (done % 20 === 0) process.stderr.write(`host-turn: ${done} of ${jobs.length} processes\n`);
     }
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-  return report(samples);
+  const figures = report(samples, profiles);
+  for (const [profile, stats] of llmStats) Object.assign(figures, llmFigures(profile, stats));
+  return figures;
 }
 
 function childScript(checkout: string): string {
   return join(checkout, 'dist', 'bench', 'host-turn.js');
 }
 
-function runChild(script: string, job: ChildJob): Promise<TurnSample[]> {
+function runChild(script: string, job: ChildJob): Promise<ChildResult> {
   return new Promise((resolveChild, reject) => {
     const child = fork(script, [CHILD_FLAG, JSON.stringify(job)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
-    let result: TurnSample[] | undefined;
+    let result: ChildResult | undefined;
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
     child.on('message', (message) => {
-      result = message as TurnSample[];
+      result = message as ChildResult;
     });
     child.on('error', reject);
     child.on('exit', (code) => {
@@ -155,12 +179,18 @@ function runChild(script: string, job: ChildJob): Promise<TurnSample[]> {
   });
 }
 
-function report(samples: Map<string, TurnSample[]>): Figures {
-  const figures: Figures = { records: RECORDS, voice_processes: VOICE_PROCESSES, voice_turns_per_process: VOICE_TURNS, ask_processes: ASK_PROCESSES };
+function report(samples: Map<string, TurnSample[]>, profiles: readonly LlmProfile[]): Figures {
+  const figures: Figures = {
+    records: RECORDS,
+    voice_processes: VOICE_PROCESSES,
+    voice_turns_per_process: VOICE_TURNS,
+    ask_processes: ASK_PROCESSES,
+    llm_profiles: profiles.map((p) => `${p.name} (first piece ${p.firstPieceMs} ms, then ${p.pieceMs} ms each)`).join(', '),
+  };
   const lines: string[] = [];
   for (const [key, list] of samples) {
     const totals = list.map((s) => s.total);
-    Object.assign(figures, distribution(`${key}_total`, totals));
+    Object.assign(figures, distribution(`${key}_total`, totals), distribution(`${key}_first_sentence`, list.map((s) => s.firstSentence)));
     const firsts = list.filter((s) => s.first).map((s) => s.total);
     const later = list.filter((s) => !s.first).map((s) => s.total);
     if (later.length > 0) Object.assign(figures, distribution(`${key}_first_turn_total`, firsts), distribution(`${key}_later_turns_total`, later));
@@ -180,9 +210,11 @@ function report(samples: Map<string, TurnSample[]>): Figures {
   }
   // An anticipated recall must give a turn the memories a turn of its own would have found.
   const recalledBy = (key: string): Map<string, string> => new Map((samples.get(key) ?? []).map((s) => [s.question, JSON.stringify(s.recalled ?? [])]));
-  const plain = recalledBy('voice_new_memory');
-  const anticipated = recalledBy('voice_new_anticipated_memory');
-  if (plain.size > 0 && anticipated.size > 0) figures.anticipated_same_memories = String([...anticipated].every(([q, ids]) => plain.get(q) === ids));
+  for (const { name } of profiles) {
+    const plain = recalledBy(`${name}_voice_new_memory`);
+    const anticipated = recalledBy(`${name}_voice_new_anticipated_memory`);
+    if (plain.size > 0 && anticipated.size > 0) figures[`${name}_anticipated_same_memories`] = String([...anticipated].every(([q, ids]) => plain.get(q) === ids));
+  }
   process.stderr.write(`${lines.join('\n')}\n`);
   return figures;
 }
@@ -228,7 +260,7 @@ function partialsOf(question: string): string[] {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** One process: the host started as the daemon and `ask` start it, then its turns, timed stage by stage. */
-async function child(job: ChildJob): Promise<TurnSample[]> {
+async function child(job: ChildJob): Promise<ChildResult> {
   let marks: Map<string, number> | undefined;
   const mark = (name: string): void => {
     if (marks && !marks.has(name)) marks.set(name, performance.now());
@@ -247,7 +279,7 @@ async function child(job: ChildJob): Promise<TurnSample[]> {
     if (request.method === 'POST') mark('arrived');
   });
 
-  const llm = await startBenchLlm(REPLY);
+  const llm = await startBenchLlm(REPLY, job.profile);
   const configDir = await mkdtemp(join(job.root, 'config-'));
   await mkdir(join(configDir, 'tools'));
   await writeFile(
@@ -308,16 +340,20 @@ async function child(job: ChildJob): Promise<TurnSample[]> {
       memoriesGiven = false;
       marks = new Map();
       const start = performance.now();
-      await conversation.turn(question, { entry: job.mode === 'voice' ? 'voice' : 'text', language: 'en', confirmation: noConfirmationChannel('bench'), onSentence: () => undefined });
+      let firstSentence = Number.NaN;
+      const onSentence = (): void => {
+        if (Number.isNaN(firstSentence)) firstSentence = round(performance.now() - start, 4);
+      };
+      await conversation.turn(question, { entry: job.mode === 'voice' ? 'voice' : 'text', language: 'en', confirmation: noConfirmationChannel('bench'), onSentence });
       const at = marks;
       marks = undefined;
-      samples.push({ first: i === 0, question, memoriesGiven, ...(recalled ? { recalled } : {}), ...stagesOf(at, start) });
+      samples.push({ first: i === 0, question, memoriesGiven, firstSentence, ...(recalled ? { recalled } : {}), ...stagesOf(at, start) });
     }
   } finally {
     await host.close();
     await llm.close();
   }
-  return samples;
+  return { samples, llm: llm.stats() };
 }
 
 /** Consecutive stages from the marks; one that did not happen takes no time. */
@@ -349,7 +385,7 @@ function stagesOf(at: Map<string, number>, start: number): { total: number; stag
 
 if (process.argv[2] === CHILD_FLAG && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   child(JSON.parse(process.argv[3] ?? '{}') as ChildJob).then(
-    (samples) => process.send?.(samples, () => process.exit(0)),
+    (result) => process.send?.(result, () => process.exit(0)),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
