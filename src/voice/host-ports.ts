@@ -105,4 +105,15 @@ export interface VoiceControl {
   interrupt?(): boolean;
   /** Full duplex: the room as measured at start-up (`[duplex] calibrate`). */
   readonly room?: RoomReport;
+  /** The sound devices that are gone now (the sound server stopped, a headset unplugged); empty or absent when none is. */
+  readonly missing?: readonly MissingDevice[];
+}
+
+/** A sound device the voice lost and is trying to open again. */
+export interface MissingDevice {
+  device: 'input' | 'output';
+  /** What is missing and why, in words, for `/state` and the page. */
+  message: string;
+  /** When it went missing (ms since the epoch). */
+  sinceMs: number;
 }

@@ -17,6 +17,7 @@ export {
   type SpeculativeReply,
   type VoiceControl,
   type RoomReport,
+  type MissingDevice,
   type VoiceConversation,
 } from './host-ports.js';
 export type { VoiceTurnResult } from './session/voice-session.js';

@@ -2,7 +2,7 @@ import { voiceLanguages, type Config } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import type { AssistantBus } from '../events/index.js';
 import type { VoiceConversation } from './host-ports.js';
-import { PortAudioInput, PortAudioOutput } from './devices/index.js';
+import { DeviceHealth, PortAudioInput, PortAudioOutput, RecoveringInput, RecoveringOutput, type DeviceChange } from './devices/index.js';
 import { detectorFromConfig, sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { Speaker } from './session/speaker.js';
 import { voiceConfirmation } from './session/voice-confirmation.js';
@@ -33,11 +33,18 @@ export interface LiveVoice {
  * the same conversation as the HTTP API, with spoken confirmations. A
  * trigger starts each recording (the microphone switch, `POST /listen/start`,
  * a key); engines that cannot start fail here, with their reason.
+ * The PortAudio devices are kept across the sound server's restarts
+ * (RecoveringInput, RecoveringOutput): what is missing goes on the bus and
+ * into `service.missing` while it is, and the voice comes back by itself.
  */
 export async function startLiveVoice(options: LiveVoiceOptions): Promise<LiveVoice> {
   const { config, bus } = options;
-  const input = options.input ?? PortAudioInput.open({ device: config.audio.input });
-  const output = options.output ?? PortAudioOutput.open({ device: config.audio.output });
+  const health = new DeviceHealth();
+  const stopReporting = health.subscribe((change) => reportDevice(bus, change));
+  const input =
+    options.input ?? new RecoveringInput({ open: () => PortAudioInput.open({ device: config.audio.input }), health, deviceName: config.audio.input });
+  const output =
+    options.output ?? new RecoveringOutput({ open: () => PortAudioOutput.open({ device: config.audio.output }), health, deviceName: config.audio.output });
   const [stt, tts, detector] = await Promise.all([sttFromConfig(config), ttsFromConfig(config), detectorFromConfig(config)]);
   const languages = Object.keys(voiceLanguages(config));
   const speaker = new Speaker({ tts, output, bus, sanitize: (text) => sanitizeForSpeech(text) });
@@ -61,7 +68,7 @@ export async function startLiveVoice(options: LiveVoiceOptions): Promise<LiveVoi
     sentenceLanguage: sentenceLanguagePicker(languages),
     ...(config.turn.preemptive ? { preemptivePauseMs: config.turn.preemptive_pause_ms } : {}),
   });
-  const service = new VoiceService(session, bus);
+  const service = new VoiceService(session, bus, Date.now, health);
   let stopTrigger: () => Promise<void> = async () => undefined;
   if (options.startTrigger) {
     try {
@@ -77,6 +84,19 @@ export async function startLiveVoice(options: LiveVoiceOptions): Promise<LiveVoi
       await stopTrigger();
       await service.close();
       await Promise.allSettled([input.close(), output.close(), stt.close(), tts.close(), detector.close()]);
+      stopReporting();
     },
   };
+}
+
+/** A lost device is an error the terminal and the page already show, and a voice.device event either way. */
+function reportDevice(bus: AssistantBus, change: DeviceChange): void {
+  const atMs = Date.now();
+  if (change.status === 'lost') {
+    const { device, message } = change.missing;
+    bus.emit({ type: 'error', stage: 'voice', code: 'VOICE_DEVICE_LOST', message, recoverable: true, atMs });
+    bus.emit({ type: 'voice.device', stage: 'voice', device, status: 'lost', message, atMs });
+  } else {
+    bus.emit({ type: 'voice.device', stage: 'voice', device: change.device, status: 'restored', message: change.message, atMs });
+  }
 }

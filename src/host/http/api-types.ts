@@ -6,7 +6,7 @@
 import type { ActivityState, AssistantEvent, Decision, Risk } from '../../events/index.js';
 import type { ServerStatus } from '../hub/index.js';
 import type { StoredAuditRecord } from '../store/index.js';
-import type { RoomReport } from '../../voice/index.js';
+import type { MissingDevice, RoomReport } from '../../voice/index.js';
 
 export interface ApiError {
   error: { code: string; message: string };
@@ -31,8 +31,8 @@ export interface StateBody {
   /** `text` while the voice is off, `turn_based` with it; the full-duplex voice adds `full_duplex_agent`. */
   mode: 'text' | 'turn_based' | 'full_duplex_agent';
   /** `listening`: a recording is under way (a trigger started it and the end of speech has not come). */
-  /** `off`: why the voice is not running. */
-  voice: { enabled: boolean; listening: boolean; off?: string; room?: RoomReport };
+  /** `off`: why the voice is not running; `missing`: the sound devices that are gone now, each with what happened in words (absent when none is). */
+  voice: { enabled: boolean; listening: boolean; off?: string; room?: RoomReport; missing?: MissingDevice[] };
   providers: ProviderHealth[];
   servers: ServerStatus[];
   tools: ToolSummary[];

@@ -15,6 +15,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   TURN_IN_PROGRESS: 409,
   VOICE_BUSY: 409,
   VOICE_DISABLED: 409,
+  // The voice is there but a sound device is not, for now: it comes back by itself.
+  VOICE_DEVICE_LOST: 503,
   BODY_TOO_LARGE: 413,
   LLM_UNREACHABLE: 502,
   LLM_HTTP_ERROR: 502,

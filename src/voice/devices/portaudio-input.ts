@@ -12,11 +12,16 @@
  * 48 kHz the first chunk came about 11 ms after frames() started, chunks
  * were 10.0 ms, and a chunk reached us a median 0.2 ms (p95 0.4 ms) after
  * the least delayed one; frames are stamped from that (capture-clock.ts).
+ *
+ * A capture that stops delivering (the sound server went away: naudiodon
+ * then neither errors nor ends) fails with AUDIO_DEVICE_LOST after
+ * `stallMs` (stall-watch.ts) instead of waiting forever.
  */
 import { AppError, messageOf } from '../../errors/index.js';
 import { systemClock, type AudioClock } from '../audio/index.js';
 import type { AudioFrame, AudioInput } from '../types.js';
 import { FrameAssembler } from './capture-frames.js';
+import { watchStall } from './stall-watch.js';
 import {
   candidateRates,
   chooseDevice,
@@ -43,6 +48,8 @@ export interface PortAudioInputOptions {
   queueChunks?: number;
   /** Frames kept for a consumer that falls behind; past it the oldest are dropped (and counted). Default 250 (5 s). */
   maxBufferedFrames?: number;
+  /** No chunk for this long while capturing is AUDIO_DEVICE_LOST. Default 1000: chunks come every chunkMs (10 ms). */
+  stallMs?: number;
   binding?: PortAudioBinding;
   clock?: AudioClock;
 }
@@ -66,6 +73,7 @@ export class PortAudioInput implements AudioInput {
   private readonly chunkMs: number;
   private readonly queueChunks: number;
   private readonly maxBufferedFrames: number;
+  private readonly stallMs: number;
   private readonly clock: AudioClock;
   private current: { wake: () => void; stop: () => Promise<void> } | undefined;
   private closed = false;
@@ -86,6 +94,7 @@ export class PortAudioInput implements AudioInput {
     this.chunkMs = options.chunkMs ?? 10;
     this.queueChunks = options.queueChunks ?? 50;
     this.maxBufferedFrames = options.maxBufferedFrames ?? 250;
+    this.stallMs = options.stallMs ?? 1000;
     this.clock = options.clock ?? systemClock;
     this.counters = this.freshStats();
   }
@@ -111,8 +120,17 @@ export class PortAudioInput implements AudioInput {
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => (stopping ??= quitStream(stream));
     this.current = { wake: notify, stop };
+    const watch = watchStall({
+      stallMs: this.stallMs,
+      now: () => this.clock.now(),
+      onStall: (silentMs) => {
+        failure ??= new AppError('AUDIO_DEVICE_LOST', `audio input ${JSON.stringify(this.device.name)} stopped delivering sound (nothing for ${silentMs} ms): the sound server or the device has gone`, { retryable: true });
+        notify();
+      },
+    });
     stream.on('data', (chunk: Buffer) => {
       const arrivalMs = this.clock.now();
+      watch.beat();
       this.count(chunk.length);
       for (const frame of assembler.push(asInt16(chunk), arrivalMs)) {
         buffered.push(frame);
@@ -143,6 +161,7 @@ export class PortAudioInput implements AudioInput {
         await new Promise<void>((resolve) => (wake = resolve));
       }
     } finally {
+      watch.stop();
       signal?.removeEventListener('abort', notify);
       await stop();
       this.current = undefined;

@@ -13,11 +13,18 @@
  * callback blocks, the device underruns and PortAudio prints an underflow on
  * stdout, and the delay to the speaker would differ from one reply to the
  * next, which echo cancellation cannot follow.
+ *
+ * That steady pump is also the output's pulse: a write not taken for
+ * `stallMs` (the sound server went away; naudiodon then never calls back)
+ * fails the output with AUDIO_DEVICE_LOST (`lost`), and every write and
+ * drain after it throws at once instead of waiting forever. A lost output
+ * stays lost: RecoveringOutput opens a new one.
  */
 import { AppError, messageOf } from '../../errors/index.js';
 import { Resampler, floatToInt16, int16ToFloat, systemClock, type AudioClock } from '../audio/index.js';
 import { SAMPLE_RATE, type AudioOutput } from '../types.js';
 import { PlaybackQueue } from './playback-queue.js';
+import { watchStall, type StallWatch } from './stall-watch.js';
 import {
   candidateRates,
   chooseDevice,
@@ -43,6 +50,8 @@ export interface PortAudioOutputOptions {
   queueChunks?: number;
   /** Buffering after naudiodon's queue (PortAudio, ALSA, the sound server) that drain waits for. Default 35: PulseAudio showed 30 ms. */
   latencyMs?: number;
+  /** A write not taken for this long is AUDIO_DEVICE_LOST. Default 1000: one is taken every chunkMs (10 ms). */
+  stallMs?: number;
   binding?: PortAudioBinding;
   clock?: AudioClock;
 }
@@ -69,6 +78,14 @@ export class PortAudioOutput implements AudioOutput {
   private handOff: Promise<void>;
   private failure: AppError | undefined;
   private closing: Promise<void> | undefined;
+  private quitting: Promise<void> | undefined;
+  private readonly watch: StallWatch;
+  private reportLost: (error: AppError) => void = () => undefined;
+  private reportReady: () => void = () => undefined;
+  /** Resolves (never rejects) when the device stopped taking audio or failed; never, while it works. */
+  readonly lost: Promise<AppError> = new Promise((resolve) => (this.reportLost = resolve));
+  /** Resolves when the device took its first chunk: it really plays. */
+  readonly ready: Promise<void> = new Promise((resolve) => (this.reportReady = resolve));
 
   /** Chooses the device by name and starts it (playing silence). */
   static open(options: PortAudioOutputOptions = {}): PortAudioOutput {
@@ -93,6 +110,12 @@ export class PortAudioOutput implements AudioOutput {
     this.chunkSamples = opened.options.framesPerBuffer;
     this.resampler = this.sampleRate === SAMPLE_RATE ? undefined : new Resampler(SAMPLE_RATE, this.sampleRate);
     this.handOff = this.nextHandOff();
+    this.watch = watchStall({
+      stallMs: options.stallMs ?? 1000,
+      now: () => this.clock.now(),
+      onStall: (silentMs) =>
+        this.fail(new AppError('AUDIO_DEVICE_LOST', `audio output ${JSON.stringify(device.name)} stopped taking sound (a write waited ${silentMs} ms): the sound server or the device has gone`, { retryable: true })),
+    });
     this.pumping = this.pump();
   }
 
@@ -126,32 +149,55 @@ export class PortAudioOutput implements AudioOutput {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.watch.stop();
       this.clear();
       this.wakeHandOff();
       // quit releases a write blocked on a full queue, so the pump ends too.
-      await quitStream(this.stream);
-      await this.pumping;
+      await this.quit();
+      // A lost stream's write may never come back: nothing more to wait for.
+      if (!this.failure) await this.pumping;
     })();
     return this.closing;
+  }
+
+  /**
+   * Once only: naudiodon's quit of an output waits for PortAudio's callback
+   * to take one more chunk, and a stream the sound server dropped never
+   * calls back, so that quit holds a libuv worker thread for good (a second
+   * call would hold another). It still releases the write blocked on the
+   * full queue.
+   */
+  private quit(): Promise<void> {
+    return (this.quitting ??= quitStream(this.stream));
+  }
+
+  private fail(error: AppError): void {
+    if (this.failure || this.closing) return;
+    this.failure = error;
+    this.watch.stop();
+    this.clear();
+    this.wakeHandOff();
+    void this.quit();
+    this.reportLost(error);
   }
 
   private async pump(): Promise<void> {
     const silence = new Int16Array(this.chunkSamples);
     try {
-      while (!this.closing) {
+      while (!this.closing && !this.failure) {
         const taken = this.queue.take(this.chunkSamples);
         // Numbered when taken: audio on its way to the device is not drained yet.
         if (taken) this.lastAudioChunk = this.handed + 1;
         await this.writeDevice(taken ? taken.samples : silence);
+        this.watch.beat();
+        if (!this.failure) this.reportReady();
         this.handed += 1;
         if (taken) for (const settle of taken.settled) settle();
         if (this.handed === this.lastAudioChunk + this.queueChunks + 1) this.audioLeftQueueAtMs = this.clock.now();
         this.wakeHandOff();
       }
     } catch (error) {
-      this.failure = new AppError('AUDIO_DEVICE_FAILED', `audio output ${JSON.stringify(this.device.name)} failed: ${messageOf(error)}`, { cause: error, retryable: true });
-      this.clear();
-      this.wakeHandOff();
+      this.fail(new AppError('AUDIO_DEVICE_FAILED', `audio output ${JSON.stringify(this.device.name)} failed: ${messageOf(error)}`, { cause: error, retryable: true }));
     }
   }
 

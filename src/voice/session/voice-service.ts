@@ -1,6 +1,7 @@
 import { messageOf } from '../../errors/index.js';
 import type { AssistantBus } from '../../events/index.js';
-import type { VoiceControl } from '../host-ports.js';
+import { isDeviceLoss } from '../devices/index.js';
+import type { MissingDevice, VoiceControl } from '../host-ports.js';
 import type { VoiceSession, VoiceTurnResult } from './voice-session.js';
 
 /**
@@ -8,6 +9,10 @@ import type { VoiceSession, VoiceTurnResult } from './voice-session.js';
  * a key): one recording at a time, and no new one while a reply is being
  * worked out or spoken (turn-based: the microphone must not hear the
  * assistant). A recording ends at the end of speech or at stop.
+ *
+ * A sound device that went away ends the recording or the reply under way
+ * with VOICE_DEVICE_LOST (the service is free again at once), and no
+ * recording starts while one is missing: `missing` says which and why.
  */
 export class VoiceService implements VoiceControl {
   private stop: AbortController | undefined;
@@ -18,7 +23,12 @@ export class VoiceService implements VoiceControl {
     private readonly session: VoiceSession,
     private readonly bus: AssistantBus,
     private readonly clock: () => number = Date.now,
+    private readonly devices?: { readonly missing: readonly MissingDevice[] },
   ) {}
+
+  get missing(): readonly MissingDevice[] {
+    return this.devices?.missing ?? [];
+  }
 
   get listening(): boolean {
     return this.stop !== undefined;
@@ -29,8 +39,15 @@ export class VoiceService implements VoiceControl {
     return this.current;
   }
 
+  /** False when a recording or reply is under way, or a device is missing (said on the bus: a key or the switch has no other answer). */
   startListening(trigger: 'http' | 'switch' | 'key'): boolean {
     if (this.busy) return false;
+    const missing = this.missing;
+    if (missing.length > 0) {
+      const message = `cannot listen: ${missing.map((device) => device.message).join('; ')}`;
+      this.bus.emit({ type: 'error', stage: 'voice', code: 'VOICE_DEVICE_LOST', message, recoverable: true, atMs: this.clock() });
+      return false;
+    }
     this.busy = true;
     const stop = new AbortController();
     this.stop = stop;
@@ -53,6 +70,7 @@ export class VoiceService implements VoiceControl {
   }
 
   private async recordAndAnswer(trigger: 'http' | 'switch' | 'key', stop: AbortController): Promise<VoiceTurnResult | undefined> {
+    let part = 'recording';
     try {
       const samples = await this.session.listenOnce(trigger, stop.signal);
       this.stop = undefined;
@@ -60,9 +78,12 @@ export class VoiceService implements VoiceControl {
         this.bus.emit({ type: 'voice.transcript', stage: 'stt', text: '', final: true, dropped: 'no speech', atMs: this.clock() });
         return undefined;
       }
+      part = 'reply';
       return await this.session.answer(samples);
     } catch (error) {
-      this.bus.emit({ type: 'error', stage: 'voice', code: 'VOICE_FAILED', message: messageOf(error), recoverable: true, atMs: this.clock() });
+      const lost = isDeviceLoss(error);
+      const message = lost ? `the ${part} stopped: ${messageOf(error)}` : messageOf(error);
+      this.bus.emit({ type: 'error', stage: 'voice', code: lost ? 'VOICE_DEVICE_LOST' : 'VOICE_FAILED', message, recoverable: true, atMs: this.clock() });
       return undefined;
     } finally {
       this.stop = undefined;

@@ -40,7 +40,11 @@ export function actionRoutes(app: Hono, deps: ApiDeps): void {
 
   app.post('/listen/start', (c) => {
     const voice = requireVoice(deps);
-    if (!voice.startListening('http')) throw new AppError('VOICE_BUSY', 'the voice is already listening or answering');
+    if (!voice.startListening('http')) {
+      const missing = voice.missing ?? [];
+      if (missing.length > 0) throw new AppError('VOICE_DEVICE_LOST', `the voice cannot listen now: ${missing.map((device) => device.message).join('; ')}`);
+      throw new AppError('VOICE_BUSY', 'the voice is already listening or answering');
+    }
     return c.json({ listening: true });
   });
 

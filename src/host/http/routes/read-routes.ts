@@ -12,7 +12,13 @@ export function readRoutes(app: Hono, deps: ApiDeps): void {
     c.json({
       state: deps.activity.state,
       mode: deps.voiceEnabled ? (deps.voice?.mode ?? 'turn_based') : 'text',
-      voice: { enabled: deps.voiceEnabled, listening: deps.voice?.listening ?? false, ...(deps.voiceOff !== undefined ? { off: deps.voiceOff } : {}), ...(deps.voice?.room ? { room: deps.voice.room } : {}) },
+      voice: {
+        enabled: deps.voiceEnabled,
+        listening: deps.voice?.listening ?? false,
+        ...(deps.voiceOff !== undefined ? { off: deps.voiceOff } : {}),
+        ...(deps.voice?.room ? { room: deps.voice.room } : {}),
+        ...(deps.voice?.missing?.length ? { missing: [...deps.voice.missing] } : {}),
+      },
       providers: [deps.llmHealth.current],
       servers: deps.hub.servers(),
       tools: deps.router.catalog().map(toolSummary),
