@@ -17,6 +17,7 @@ import { echo } from './echo.js';
 import { hostTurn } from './host-turn.js';
 import { memory } from './memory.js';
 import { partials } from './partials.js';
+import { pauses } from './pauses.js';
 import { tts } from './tts.js';
 import { turn } from './turn.js';
 import { turnDaemon } from './turn-daemon.js';
@@ -28,7 +29,7 @@ import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, bargeInReplay, bargeInReplayWords, partials, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, bargeInReplay, bargeInReplayWords, partials, pauses, tts, wer];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

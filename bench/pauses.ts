@@ -1,0 +1,227 @@
+/**
+ * Cut-off turns on the pause set (test/support/pause-set.ts): real recorded
+ * questions with a thinking pause of 500 or 800 ms of their own noise floor
+ * between two words (40 clips), and the ten clips whole, each followed by
+ * 1.5 s of its noise floor, played through the real Silero endpointer and
+ * the real resident pocketsphinx decoder wired as the voice wires them in
+ * turn-based mode (`VoiceSession.listenOnce`: recognition fed while the
+ * user speaks, the decoder's sentence check on the endpointer), once per
+ * end-of-turn arm:
+ *
+ * - `fixed_500`: `[vad] silence_ms = 500`, `sentence_end_silence_ms = 0` (the old rule);
+ * - `defaults`: the config schema's defaults at the time of the run;
+ * - `sentence_end_250`: the defaults with `[vad] sentence_end_silence_ms = 250`.
+ *
+ * Each arm is built from a parsed Config through `detectorFromConfig` and
+ * `sttFromConfig`, as the daemon builds them, so a change of the rule or of
+ * its defaults is what is measured. Audio goes in as fast as it decodes:
+ * every 20 ms frame waits until the decoder has taken the one before, as it
+ * would have at real-time pace; all times are audio time.
+ *
+ * A turn is cut off when it ends (the frame on which the endpointer ends the
+ * recording) before the end of speech in the audio; `cut_in_pause` counts
+ * those that ended within the pause (or the 300 ms after it, before the VAD
+ * hears the next word). For the whole clips, and the paused ones not cut,
+ * the end-of-turn delay: from the end of speech to the end, audio ms.
+ * PAUSES_LIMIT=N plays only the first N whole and N paused clips (a quick look).
+ */
+import { createAssistantBus, type AssistantEvent } from '../src/events/index.js';
+import { noConfirmationChannel } from '../src/host/router/index.js';
+import { validateConfig, type Config } from '../src/config/index.js';
+import { detectorFromConfig, sttFromConfig, transcriptCheck } from '../src/voice/engines.js';
+import type { VoiceConversation } from '../src/voice/host-ports.js';
+import { Speaker } from '../src/voice/session/speaker.js';
+import { VoiceSession } from '../src/voice/session/voice-session.js';
+import type { AudioFrame, AudioInput, StreamingStt, Tts } from '../src/voice/types.js';
+import { NullOutput } from '../test/support/null-output.js';
+import { loadPauseSet, withTrailingFloor, type PauseClip } from '../test/support/pause-set.js';
+import { distribution } from '../test/support/stats.js';
+import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+
+const RATE = 16_000;
+const FRAME = 320;
+const TRAILING_FLOOR_MS = 1500;
+/** A turn that ends this soon after the pause still ended in it: the next word has not been heard yet. */
+const AFTER_PAUSE_MS = 300;
+const LIMIT = Number(process.env.PAUSES_LIMIT ?? Number.POSITIVE_INFINITY);
+
+/** The arms: config tables over the defaults, each with the resident decoder. */
+const STT = { engine: 'pocketsphinx' };
+const ARMS: { name: string; raw: Record<string, unknown> }[] = [
+  { name: 'fixed_500', raw: { stt: STT, vad: { silence_ms: 500, sentence_end_silence_ms: 0 } } },
+  { name: 'defaults', raw: { stt: STT } },
+  { name: 'sentence_end_250', raw: { stt: STT, vad: { sentence_end_silence_ms: 250 } } },
+];
+
+export const pauses: Benchmark = {
+  name: 'pauses',
+  description: 'cut-off turns on real questions with a 500/800 ms thinking pause (40 clips) and end-of-turn delay on the 10 whole clips, real VAD and resident pocketsphinx, per end-of-turn rule',
+  run: runPauses,
+};
+
+interface Arm {
+  name: string;
+  config: Config;
+  stt: StreamingStt;
+  detector: Awaited<ReturnType<typeof detectorFromConfig>>;
+}
+
+interface Trial {
+  arm: string;
+  clip: PauseClip;
+  /** The sample at which the recording ended (the end of the frame that ended it); undefined: no speech heard. */
+  endedAt?: number;
+  endRule?: string;
+  transcript?: string;
+}
+
+async function runPauses(options: BenchmarkRunOptions = {}): Promise<Figures> {
+  const set = await loadPauseSet();
+  const clips = [...set.whole.slice(0, LIMIT), ...set.paused.slice(0, LIMIT)];
+  const figures: Figures = { whole_clips: Math.min(LIMIT, set.whole.length), paused_clips: Math.min(LIMIT, set.paused.length), trailing_floor_ms: TRAILING_FLOOR_MS };
+  const arms: Arm[] = [];
+  try {
+    for (const { name, raw } of ARMS) {
+      const parsed = validateConfig(raw);
+      if (!parsed.ok) {
+        figures[`${name}_skipped`] = parsed.errors.join('; ');
+        continue;
+      }
+      const { config } = parsed;
+      arms.push({ name, config, stt: await sttFromConfig(config), detector: await detectorFromConfig(config) });
+    }
+    const trials: Trial[] = [];
+    // Arms interleaved clip by clip: each decoder's live normalisation sees the same clips in the same order.
+    for (const clip of clips) {
+      for (const arm of arms) {
+        options.signal?.throwIfAborted();
+        const trial = await play(arm, clip, options.signal);
+        trials.push(trial);
+        const end = trial.endedAt === undefined ? 'no speech' : `ended ${Math.round(((trial.endedAt - clip.endOfSpeechSample) * 1000) / RATE)} ms after the end of speech (${trial.endRule})`;
+        process.stderr.write(`pauses ${clip.name} ${arm.name}: ${end}${isCut(trial) ? ` CUT: "${trial.transcript ?? ''}"` : ''}\n`);
+      }
+    }
+    for (const arm of arms) Object.assign(figures, armFigures(arm, trials.filter((t) => t.arm === arm.name)));
+  } finally {
+    await Promise.allSettled(arms.flatMap((a) => [a.stt.close(), a.detector.close()]));
+  }
+  return figures;
+}
+
+/** One clip through one arm, as `listenOnce` hears it in turn-based mode. */
+async function play(arm: Arm, clip: PauseClip, signal: AbortSignal | undefined): Promise<Trial> {
+  const input = new DecoderPacedInput(clip.name, withTrailingFloor(clip, TRAILING_FLOOR_MS), arm.stt);
+  const bus = createAssistantBus();
+  const events: AssistantEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const clock = (): number => input.framesGiven * 20;
+  const session = new VoiceSession({
+    input,
+    detector: arm.detector,
+    stt: arm.stt,
+    speaker: new Speaker({ tts: SILENT_TTS, output: new NullOutput(), bus, sanitize: (t) => t, clock }),
+    conversation: NO_CONVERSATION,
+    bus,
+    checkTranscript: transcriptCheck(arm.config),
+    languages: ['en'],
+    defaultLanguage: 'en',
+    confirmation: noConfirmationChannel('bench'),
+    sentenceLanguage: () => 'en',
+    clock,
+  });
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const heard = await session.listenOnce('http', stop.signal);
+    if (!heard) return { arm: arm.name, clip };
+    const endedAt = input.framesGiven * FRAME;
+    const ended = events.find((e) => e.type === 'voice.speech' && e.phase === 'end');
+    const transcript = await heard.recognition.finish().then((t) => t.text, () => undefined);
+    return { arm: arm.name, clip, endedAt, ...(ended?.type === 'voice.speech' && ended.endRule ? { endRule: ended.endRule } : {}), ...(transcript === undefined ? {} : { transcript }) };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function isCut(trial: Trial): boolean {
+  return trial.endedAt !== undefined && trial.endedAt < trial.clip.endOfSpeechSample;
+}
+
+function armFigures(arm: Arm, trials: readonly Trial[]): Figures {
+  const p = arm.name;
+  const whole = trials.filter((t) => !t.clip.pause);
+  const paused = trials.filter((t) => t.clip.pause);
+  const inPause = (t: Trial): boolean => {
+    const pause = t.clip.pause!;
+    return t.endedAt! >= pause.startSample && t.endedAt! <= pause.endSample + (AFTER_PAUSE_MS * RATE) / 1000;
+  };
+  const delays = (list: readonly Trial[]): number[] => list.filter((t) => t.endedAt !== undefined && !isCut(t)).map((t) => ((t.endedAt! - t.clip.endOfSpeechSample) * 1000) / RATE);
+  const cut = paused.filter(isCut);
+  const figures: Figures = {
+    [`${p}_silence_ms`]: arm.config.vad.silence_ms,
+    [`${p}_sentence_end_silence_ms`]: arm.config.vad.sentence_end_silence_ms,
+    [`${p}_paused_cut`]: cut.length,
+    [`${p}_paused_cut_in_pause`]: cut.filter(inPause).length,
+    [`${p}_paused_cut_500`]: cut.filter((t) => t.clip.pause!.ms === 500).length,
+    [`${p}_paused_cut_800`]: cut.filter((t) => t.clip.pause!.ms === 800).length,
+    [`${p}_paused_cut_clips`]: cut.map((t) => t.clip.name).join('; '),
+    [`${p}_whole_cut`]: whole.filter(isCut).length,
+    [`${p}_whole_cut_clips`]: whole.filter(isCut).map((t) => t.clip.name).join('; '),
+    [`${p}_no_speech`]: trials.filter((t) => t.endedAt === undefined).length,
+    ...dist(`${p}_whole_end_delay`, delays(whole)),
+    ...dist(`${p}_paused_end_delay`, delays(paused)),
+  };
+  for (const rule of ['complete', 'silence', 'stopped']) figures[`${p}_end_rule_${rule}`] = trials.filter((t) => t.endRule === rule).length;
+  return figures;
+}
+
+function dist(name: string, samples: readonly number[]): Figures {
+  if (samples.length > 0) return distribution(name, samples);
+  return { [`${name}_p50_ms`]: Number.NaN, [`${name}_p95_ms`]: Number.NaN };
+}
+
+/**
+ * A file as a microphone that waits for the decoder: each frame is given
+ * only once the decoder has finished everything queued (the frames before
+ * it), so the sentence check sees the words it would see in real time.
+ * Engines without a queue to wait on are fed at once.
+ */
+class DecoderPacedInput implements AudioInput {
+  framesGiven = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly samples: Int16Array,
+    private readonly stt: StreamingStt,
+  ) {}
+
+  async *frames(options: { signal?: AbortSignal } = {}): AsyncIterable<AudioFrame> {
+    const queue = this.stt as StreamingStt & { enqueue?: (work: () => Promise<void>) => Promise<void> };
+    for (let index = 0; index * FRAME < this.samples.length; index++) {
+      if (options.signal?.aborted) return;
+      await queue.enqueue?.(async () => undefined);
+      this.framesGiven = index + 1;
+      yield { samples: this.samples.slice(index * FRAME, (index + 1) * FRAME), index, atMs: index * 20 };
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+const SILENT_TTS: Tts = {
+  name: 'none',
+  // eslint-disable-next-line require-yield
+  async *synthesize() {
+    return;
+  },
+  close: async () => undefined,
+};
+
+/** listenOnce asks the conversation only to anticipate (memory recall); no turn is ever taken here. */
+const NO_CONVERSATION: VoiceConversation = {
+  turn: () => Promise.reject(new Error('the pauses bench takes no turns')),
+  commit: () => undefined,
+  anticipate: () => undefined,
+};
+
