@@ -50,6 +50,8 @@ export interface PortAudioInputOptions {
   maxBufferedFrames?: number;
   /** No chunk for this long while capturing is AUDIO_DEVICE_LOST. Default 1000: chunks come every chunkMs (10 ms). */
   stallMs?: number;
+  /** The same for a capture's first chunk. Default 2500 (see StallWatchOptions.graceMs). */
+  firstChunkMs?: number;
   binding?: PortAudioBinding;
   clock?: AudioClock;
 }
@@ -74,6 +76,7 @@ export class PortAudioInput implements AudioInput {
   private readonly queueChunks: number;
   private readonly maxBufferedFrames: number;
   private readonly stallMs: number;
+  private readonly firstChunkMs: number;
   private readonly clock: AudioClock;
   private current: { wake: () => void; stop: () => Promise<void> } | undefined;
   private closed = false;
@@ -95,6 +98,7 @@ export class PortAudioInput implements AudioInput {
     this.queueChunks = options.queueChunks ?? 50;
     this.maxBufferedFrames = options.maxBufferedFrames ?? 250;
     this.stallMs = options.stallMs ?? 1000;
+    this.firstChunkMs = options.firstChunkMs ?? 2500;
     this.clock = options.clock ?? systemClock;
     this.counters = this.freshStats();
   }
@@ -122,6 +126,7 @@ export class PortAudioInput implements AudioInput {
     this.current = { wake: notify, stop };
     const watch = watchStall({
       stallMs: this.stallMs,
+      graceMs: this.firstChunkMs,
       now: () => this.clock.now(),
       onStall: (silentMs) => {
         failure ??= new AppError('AUDIO_DEVICE_LOST', `audio input ${JSON.stringify(this.device.name)} stopped delivering sound (nothing for ${silentMs} ms): the sound server or the device has gone`, { retryable: true });

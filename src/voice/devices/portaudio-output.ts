@@ -52,6 +52,8 @@ export interface PortAudioOutputOptions {
   latencyMs?: number;
   /** A write not taken for this long is AUDIO_DEVICE_LOST. Default 1000: one is taken every chunkMs (10 ms). */
   stallMs?: number;
+  /** The same until the device takes its first chunk. Default 2500 (see StallWatchOptions.graceMs). */
+  firstChunkMs?: number;
   binding?: PortAudioBinding;
   clock?: AudioClock;
 }
@@ -84,7 +86,7 @@ export class PortAudioOutput implements AudioOutput {
   private reportReady: () => void = () => undefined;
   /** Resolves (never rejects) when the device stopped taking audio or failed; never, while it works. */
   readonly lost: Promise<AppError> = new Promise((resolve) => (this.reportLost = resolve));
-  /** Resolves when the device took its first chunk: it really plays. */
+  /** Resolves when the device took its first chunk (not only naudiodon's queue): it really plays. */
   readonly ready: Promise<void> = new Promise((resolve) => (this.reportReady = resolve));
 
   /** Chooses the device by name and starts it (playing silence). */
@@ -112,6 +114,7 @@ export class PortAudioOutput implements AudioOutput {
     this.handOff = this.nextHandOff();
     this.watch = watchStall({
       stallMs: options.stallMs ?? 1000,
+      graceMs: options.firstChunkMs ?? 2500,
       now: () => this.clock.now(),
       onStall: (silentMs) =>
         this.fail(new AppError('AUDIO_DEVICE_LOST', `audio output ${JSON.stringify(device.name)} stopped taking sound (a write waited ${silentMs} ms): the sound server or the device has gone`, { retryable: true })),
@@ -189,9 +192,12 @@ export class PortAudioOutput implements AudioOutput {
         // Numbered when taken: audio on its way to the device is not drained yet.
         if (taken) this.lastAudioChunk = this.handed + 1;
         await this.writeDevice(taken ? taken.samples : silence);
-        this.watch.beat();
-        if (!this.failure) this.reportReady();
         this.handed += 1;
+        // The first queueChunks writes only fill naudiodon's queue; a later one is taken when the device plays.
+        if (this.handed > this.queueChunks) {
+          this.watch.beat();
+          if (!this.failure) this.reportReady();
+        }
         if (taken) for (const settle of taken.settled) settle();
         if (this.handed === this.lastAudioChunk + this.queueChunks + 1) this.audioLeftQueueAtMs = this.clock.now();
         this.wakeHandOff();

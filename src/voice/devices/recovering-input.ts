@@ -18,7 +18,7 @@ export interface RecoveringInputOptions {
   deviceName: string;
   clock?: AudioClock;
   delaysMs?: readonly number[];
-  /** A probe capture that delivers no frame within this has not come back. Default 2000. */
+  /** A probe capture that delivers no frame within this has not come back. Default 5000 (its own first-chunk watch usually says so first). */
   probeTimeoutMs?: number;
 }
 
@@ -89,7 +89,7 @@ export class RecoveringInput implements AudioInput {
   /** A capture of one frame: opening can succeed on a server that is not serving yet. Throws why it cannot open. */
   private async delivers(candidate: AudioInput): Promise<boolean> {
     const stop = new AbortController();
-    void this.clock.sleep(this.options.probeTimeoutMs ?? 2000, stop.signal).then(
+    void this.clock.sleep(this.options.probeTimeoutMs ?? 5000, stop.signal).then(
       () => stop.abort(),
       () => undefined,
     );

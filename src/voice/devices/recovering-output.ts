@@ -24,7 +24,7 @@ export interface RecoveringOutputOptions {
   deviceName: string;
   clock?: AudioClock;
   delaysMs?: readonly number[];
-  /** A reopened output that takes no chunk within this is not back yet. Default 2000. */
+  /** A reopened output that takes no chunk within this is not back yet. Default 5000 (its own first-chunk watch usually says so first). */
   readyTimeoutMs?: number;
 }
 
@@ -106,7 +106,7 @@ export class RecoveringOutput implements AudioOutput {
       return await Promise.race([
         candidate.ready.then(() => true),
         candidate.lost.then(() => false),
-        this.clock.sleep(this.options.readyTimeoutMs ?? 2000, timeout.signal).then(
+        this.clock.sleep(this.options.readyTimeoutMs ?? 5000, timeout.signal).then(
           () => false,
           () => false,
         ),

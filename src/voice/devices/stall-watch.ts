@@ -19,6 +19,12 @@ export interface StallWatch {
 
 export interface StallWatchOptions {
   stallMs: number;
+  /**
+   * The allowance before the first beat (a stream that is starting); default
+   * stallMs. PulseAudio's null sink renders its first block up to 2 s after
+   * a stream joins it; a real card starts in tens of milliseconds.
+   */
+  graceMs?: number;
   /** Monotonic milliseconds. */
   now: () => number;
   /** Called once, with how long nothing came. */
@@ -28,9 +34,10 @@ export interface StallWatchOptions {
 export function watchStall(options: StallWatchOptions): StallWatch {
   const { stallMs, now, onStall } = options;
   let last = now();
+  let allowance = Math.max(stallMs, options.graceMs ?? stallMs);
   let stopped = false;
   let confirming = false;
-  const stale = (): boolean => now() - last >= stallMs;
+  const stale = (): boolean => now() - last >= allowance;
   const timer = setInterval(
     () => {
       if (stopped || confirming || !stale()) return;
@@ -49,6 +56,7 @@ export function watchStall(options: StallWatchOptions): StallWatch {
   const watch: StallWatch = {
     beat: () => {
       last = now();
+      allowance = stallMs;
     },
     stop: () => {
       stopped = true;

@@ -1,0 +1,154 @@
+/**
+ * A device that stops (the sound server went away: naudiodon then neither
+ * delivers, takes a write, nor errors), in virtual time on the fake
+ * naudiodon: the stall watch, the input's and the output's AUDIO_DEVICE_LOST.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isAppError } from '../../../src/errors/index.js';
+import type { AudioClock } from '../../../src/voice/audio/index.js';
+import { PortAudioInput, PortAudioOutput, watchStall } from '../../../src/voice/devices/index.js';
+import { FakePortAudio } from './fake-portaudio.js';
+
+/** The fake timers' clock, as the devices read it. */
+const clock: AudioClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('watchStall', () => {
+  it('calls once when nothing came for stallMs, never while beats come, and gives a starting stream its grace', async () => {
+    const stalls: number[] = [];
+    const watch = watchStall({ stallMs: 1000, graceMs: 2500, now: () => Date.now(), onStall: (ms) => stalls.push(ms) });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(stalls).toEqual([]);
+    for (let i = 0; i < 50; i++) {
+      watch.beat();
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    expect(stalls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(900);
+    expect(stalls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(stalls).toHaveLength(1);
+    expect(stalls[0]).toBeGreaterThanOrEqual(1000);
+    expect(stalls[0]).toBeLessThanOrEqual(1300);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(stalls).toHaveLength(1);
+  });
+
+  it('says nothing once stopped', async () => {
+    const stalls: number[] = [];
+    const watch = watchStall({ stallMs: 1000, now: () => Date.now(), onStall: (ms) => stalls.push(ms) });
+    watch.stop();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(stalls).toEqual([]);
+  });
+});
+
+describe('PortAudioInput whose device stops delivering', () => {
+  it('ends the capture with AUDIO_DEVICE_LOST about stallMs after the last chunk, and quits the stream', async () => {
+    const binding = new FakePortAudio();
+    const input = PortAudioInput.open({ device: 'pulse', sampleRate: 16000, binding, clock, stallMs: 1000, firstChunkMs: 2500 });
+    const frames: number[] = [];
+    let failure: unknown;
+    const reading = (async () => {
+      try {
+        for await (const frame of input.frames()) frames.push(frame.index);
+      } catch (error) {
+        failure = error;
+      }
+    })();
+    await vi.advanceTimersByTimeAsync(0);
+    const stream = binding.last;
+    for (let i = 0; i < 10; i++) {
+      stream.deliver(new Int16Array(320));
+      await vi.advanceTimersByTimeAsync(20);
+    }
+    // The server is gone: no chunk, no error, no end.
+    await vi.advanceTimersByTimeAsync(900);
+    expect(failure).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(400);
+    await reading;
+    expect(frames).toHaveLength(10);
+    expect(isAppError(failure, 'AUDIO_DEVICE_LOST')).toBe(true);
+    expect((failure as Error).message).toContain('audio input "pulse" stopped delivering sound');
+    expect(stream.quitCalls).toBe(1);
+  });
+
+  it('gives a capture that has not started firstChunkMs before calling it lost', async () => {
+    const binding = new FakePortAudio();
+    const input = PortAudioInput.open({ device: 'pulse', sampleRate: 16000, binding, clock, stallMs: 1000, firstChunkMs: 2500 });
+    let failure: unknown;
+    const reading = (async () => {
+      try {
+        for await (const frame of input.frames()) void frame;
+      } catch (error) {
+        failure = error;
+      }
+    })();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(failure).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1000);
+    await reading;
+    expect(isAppError(failure, 'AUDIO_DEVICE_LOST')).toBe(true);
+  });
+});
+
+describe('PortAudioOutput whose device stops taking audio', () => {
+  it('is lost about stallMs after its last taken write: the write under way and drain throw, later writes throw at once, quit once', async () => {
+    const binding = new FakePortAudio();
+    const output = PortAudioOutput.open({ device: 'pulse', sampleRate: 16000, binding, clock, queueChunks: 2, stallMs: 1000, firstChunkMs: 2500 });
+    const stream = binding.last;
+    let ready = false;
+    void output.ready.then(() => (ready = true));
+    let lost: unknown;
+    void output.lost.then((error) => (lost = error));
+    // The first two writes fill naudiodon's queue; the third is taken when the device plays.
+    for (let i = 0; i < 10; i++) {
+      await vi.advanceTimersByTimeAsync(10);
+      stream.accept();
+    }
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ready).toBe(true);
+    const writing = output.write(new Int16Array(1600)).catch((error: unknown) => error);
+    const draining = output.drain().catch((error: unknown) => error);
+    // The device stops taking chunks.
+    await vi.advanceTimersByTimeAsync(900);
+    expect(lost).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(400);
+    expect(isAppError(lost, 'AUDIO_DEVICE_LOST')).toBe(true);
+    expect((lost as Error).message).toContain('audio output "pulse" stopped taking sound');
+    expect(isAppError(await writing, 'AUDIO_DEVICE_LOST')).toBe(true);
+    expect(isAppError(await draining, 'AUDIO_DEVICE_LOST')).toBe(true);
+    await expect(output.write(new Int16Array(160))).rejects.toMatchObject({ code: 'AUDIO_DEVICE_LOST' });
+    await output.close();
+    // naudiodon's quit of a dead output never returns: it is asked once, not again at close.
+    expect(stream.quitCalls).toBe(1);
+  });
+
+  it('is not ready, and not lost, while naudiodon only fills its queue within firstChunkMs', async () => {
+    const binding = new FakePortAudio();
+    const output = PortAudioOutput.open({ device: 'pulse', sampleRate: 16000, binding, clock, queueChunks: 2, stallMs: 1000, firstChunkMs: 2500 });
+    const stream = binding.last;
+    let ready = false;
+    let lost = false;
+    void output.ready.then(() => (ready = true));
+    void output.lost.then(() => (lost = true));
+    for (let i = 0; i < 2; i++) {
+      await vi.advanceTimersByTimeAsync(10);
+      stream.accept();
+    }
+    await vi.advanceTimersByTimeAsync(2000);
+    expect({ ready, lost }).toEqual({ ready: false, lost: false });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect({ ready, lost }).toEqual({ ready: false, lost: true });
+    await output.close();
+  });
+});
