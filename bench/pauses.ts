@@ -23,17 +23,13 @@
  * those that ended within the pause (or the 300 ms after it, before the VAD
  * hears the next word). For the whole clips, and the paused ones not cut,
  * the end-of-turn delay: from the end of speech to the end, audio ms.
+ * PAUSES_ARMS (JSON: [{"name": ..., "vad": {...}}]) adds arms.
  * PAUSES_LIMIT=N plays only the first N whole and N paused clips (a quick look).
  */
-import { createAssistantBus, type AssistantEvent } from '../src/events/index.js';
-import { noConfirmationChannel } from '../src/host/router/index.js';
 import { validateConfig, type Config } from '../src/config/index.js';
-import { detectorFromConfig, sttFromConfig, transcriptCheck } from '../src/voice/engines.js';
-import type { VoiceConversation } from '../src/voice/host-ports.js';
-import { Speaker } from '../src/voice/session/speaker.js';
-import { VoiceSession } from '../src/voice/session/voice-session.js';
-import type { AudioFrame, AudioInput, StreamingStt, Tts } from '../src/voice/types.js';
-import { NullOutput } from '../test/support/null-output.js';
+import { detectorFromConfig, sttFromConfig } from '../src/voice/engines.js';
+import type { StreamingStt } from '../src/voice/types.js';
+import { listenToClip } from '../test/support/pause-turn.js';
 import { loadPauseSet, withTrailingFloor, type PauseClip } from '../test/support/pause-set.js';
 import { distribution } from '../test/support/stats.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
@@ -51,6 +47,8 @@ const ARMS: { name: string; raw: Record<string, unknown> }[] = [
   { name: 'fixed_500', raw: { stt: STT, vad: { silence_ms: 500, sentence_end_silence_ms: 0 } } },
   { name: 'defaults', raw: { stt: STT } },
   { name: 'sentence_end_250', raw: { stt: STT, vad: { sentence_end_silence_ms: 250 } } },
+  // PAUSES_ARMS='[{"name":"x","vad":{...}}]': more arms to compare (their tables over the defaults).
+  ...(JSON.parse(process.env.PAUSES_ARMS ?? '[]') as { name: string; vad?: object; turn?: object }[]).map(({ name, ...tables }) => ({ name, raw: { stt: STT, ...tables } })),
 ];
 
 export const pauses: Benchmark = {
@@ -110,38 +108,8 @@ async function runPauses(options: BenchmarkRunOptions = {}): Promise<Figures> {
 
 /** One clip through one arm, as `listenOnce` hears it in turn-based mode. */
 async function play(arm: Arm, clip: PauseClip, signal: AbortSignal | undefined): Promise<Trial> {
-  const input = new DecoderPacedInput(clip.name, withTrailingFloor(clip, TRAILING_FLOOR_MS), arm.stt);
-  const bus = createAssistantBus();
-  const events: AssistantEvent[] = [];
-  bus.subscribe((e) => events.push(e));
-  const clock = (): number => input.framesGiven * 20;
-  const session = new VoiceSession({
-    input,
-    detector: arm.detector,
-    stt: arm.stt,
-    speaker: new Speaker({ tts: SILENT_TTS, output: new NullOutput(), bus, sanitize: (t) => t, clock }),
-    conversation: NO_CONVERSATION,
-    bus,
-    checkTranscript: transcriptCheck(arm.config),
-    languages: ['en'],
-    defaultLanguage: 'en',
-    confirmation: noConfirmationChannel('bench'),
-    sentenceLanguage: () => 'en',
-    clock,
-  });
-  const stop = new AbortController();
-  const onAbort = (): void => stop.abort();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    const heard = await session.listenOnce('http', stop.signal);
-    if (!heard) return { arm: arm.name, clip };
-    const endedAt = input.framesGiven * FRAME;
-    const ended = events.find((e) => e.type === 'voice.speech' && e.phase === 'end');
-    const transcript = await heard.recognition.finish().then((t) => t.text, () => undefined);
-    return { arm: arm.name, clip, endedAt, ...(ended?.type === 'voice.speech' && ended.endRule ? { endRule: ended.endRule } : {}), ...(transcript === undefined ? {} : { transcript }) };
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
+  const heard = await listenToClip({ ...arm, samples: withTrailingFloor(clip, TRAILING_FLOOR_MS), signal });
+  return { arm: arm.name, clip, ...heard };
 }
 
 function isCut(trial: Trial): boolean {
@@ -180,48 +148,3 @@ function dist(name: string, samples: readonly number[]): Figures {
   if (samples.length > 0) return distribution(name, samples);
   return { [`${name}_p50_ms`]: Number.NaN, [`${name}_p95_ms`]: Number.NaN };
 }
-
-/**
- * A file as a microphone that waits for the decoder: each frame is given
- * only once the decoder has finished everything queued (the frames before
- * it), so the sentence check sees the words it would see in real time.
- * Engines without a queue to wait on are fed at once.
- */
-class DecoderPacedInput implements AudioInput {
-  framesGiven = 0;
-
-  constructor(
-    readonly name: string,
-    private readonly samples: Int16Array,
-    private readonly stt: StreamingStt,
-  ) {}
-
-  async *frames(options: { signal?: AbortSignal } = {}): AsyncIterable<AudioFrame> {
-    const queue = this.stt as StreamingStt & { enqueue?: (work: () => Promise<void>) => Promise<void> };
-    for (let index = 0; index * FRAME < this.samples.length; index++) {
-      if (options.signal?.aborted) return;
-      await queue.enqueue?.(async () => undefined);
-      this.framesGiven = index + 1;
-      yield { samples: this.samples.slice(index * FRAME, (index + 1) * FRAME), index, atMs: index * 20 };
-    }
-  }
-
-  async close(): Promise<void> {}
-}
-
-const SILENT_TTS: Tts = {
-  name: 'none',
-  // eslint-disable-next-line require-yield
-  async *synthesize() {
-    return;
-  },
-  close: async () => undefined,
-};
-
-/** listenOnce asks the conversation only to anticipate (memory recall); no turn is ever taken here. */
-const NO_CONVERSATION: VoiceConversation = {
-  turn: () => Promise.reject(new Error('the pauses bench takes no turns')),
-  commit: () => undefined,
-  anticipate: () => undefined,
-};
-

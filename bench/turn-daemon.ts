@@ -20,16 +20,16 @@
  * daemon's. (The daemon's own events are placed on that recording only
  * approximately, through the wall clock, for the breakdown.)
  *
- * Questions: the five cards clips and the five LibriVox clips (cut at 4 s)
+ * Questions: the five cards clips and the five LibriVox clips (whole)
  * of Debian's pocketsphinx-testdata, each played twice: 20 per engine,
  * mode and profile, engines interleaved question by question, so load falls
  * on them alike. An engine whose config does not check or whose daemon does
  * not start is skipped, with the reason in the figures.
  *
- * Engines: the resident `pocketsphinx` alone by default, so two modes and
- * two profiles (80 questions) take about as long as the two engines in two
- * modes did before (about 6 minutes); TURN_DAEMON_ENGINES=pocketsphinx,pocketsphinx_continuous
- * adds the spawned engine (about 12 minutes). Each daemon has its own
+ * Daemons: the resident `pocketsphinx` with today's defaults and with the
+ * end of turn of before (`pocketsphinx_before`: VARIANTS), side by side, in
+ * two modes with two profiles; TURN_DAEMON_ENGINES=pocketsphinx,pocketsphinx_continuous
+ * compares the engines instead. Each daemon has its own
  * scripted LLM, which counts the requests it got, those the daemon aborted
  * and the pieces it had streamed to them; the daemon's events give the
  * end-of-turn rule that fired and preemptive generation's requests (sent
@@ -48,8 +48,22 @@ import { CARDS_DIR, LIBRIVOX_DIR } from './lib/speech-clips.js';
 import { round } from '../test/support/stats.js';
 import { ANSWER_RMS, measure, noAnswerReason, trialFigures, turnEventFigures, type Trial } from './lib/turn-daemon-trials.js';
 
-/** `[stt] engine` values, measured side by side (TURN_DAEMON_ENGINES=a,b); one the config does not know is skipped with the reason. */
-const ENGINES = (process.env.TURN_DAEMON_ENGINES ?? 'pocketsphinx').split(',').map((e) => e.trim()).filter((e) => e !== '');
+/**
+ * The daemons measured side by side, each in its own room: an `[stt] engine`, with today's defaults,
+ * or with `:before` the end of turn and answer of issue 24's start (no preemptive generation, the
+ * fixed 500 ms silence), so the old and the new run in one run (TURN_DAEMON_ENGINES=a,b:before).
+ * An engine the config does not know is skipped with the reason.
+ */
+const BEFORE = ['[turn]', 'preemptive = false', '[vad]', 'silence_ms = 500', 'sentence_end_silence_ms = 0'];
+const VARIANTS = (process.env.TURN_DAEMON_ENGINES ?? 'pocketsphinx,pocketsphinx:before')
+  .split(',')
+  .map((e) => e.trim())
+  .filter((e) => e !== '')
+  .map((spec) => {
+    const [engine = spec, variant] = spec.split(':');
+    return { engine, name: variant ? `${engine}_${variant}` : engine, extra: variant === 'before' ? BEFORE : [] };
+  });
+type Variant = (typeof VARIANTS)[number];
 const MODES = [
   { key: 'turn_based', mode: 'turn_based' },
   { key: 'full_duplex', mode: 'full_duplex_agent' },
@@ -60,8 +74,12 @@ const PLAYS = 2;
 const QUESTIONS = Number(process.env.TURN_DAEMON_QUESTIONS ?? 10 * PLAYS);
 const CARDS = ['001', '002', '003', '004', '005'];
 const LIBRIVOX = ['0870', '0880', '0890', '0920', '0930'];
-/** LibriVox clips run 3-7 s; cut here (as the partials bench does) to keep the run near 6 minutes. */
-const CLIP_MAX_MS = 4000;
+/**
+ * LibriVox clips run 3-7 s. They were cut at 4 s (as the partials bench does) until the end of
+ * turn began to read the words: a clip cut mid-word is not a question anybody finishes.
+ * TURN_DAEMON_CLIP_MAX_MS=4000 cuts them again.
+ */
+const CLIP_MAX_MS = Number(process.env.TURN_DAEMON_CLIP_MAX_MS ?? Number.POSITIVE_INFINITY);
 /** Two short sentences: with the instant profile the LLM adds nothing, the pipeline is what is measured. */
 const REPLY = 'It is sunny in Rome. About twenty degrees.';
 /** After the question has played, an answer that has not begun by then is a missing one. */
@@ -110,11 +128,11 @@ async function runTurnDaemon(options: BenchmarkRunOptions = {}): Promise<Figures
     Object.assign(figures, {
       questions_per_engine_mode_and_profile: Math.min(QUESTIONS, questions.length * PLAYS),
       reply: REPLY,
-      engines: ENGINES.join(', '),
+      engines: VARIANTS.map((v) => v.name).join(', '),
       llm_profiles: profiles.map((p) => `${p.name} (first piece ${p.firstPieceMs} ms, then ${p.pieceMs} ms each)`).join(', '),
     });
     const rooms: Room[] = [];
-    for (let i = 0; i < ENGINES.length; i++) rooms.push(await addRoom(pulse.server, `da_room${i}`));
+    for (let i = 0; i < VARIANTS.length; i++) rooms.push(await addRoom(pulse.server, `da_room${i}`));
     // PortAudio finds the rooms' devices by name through this ALSA config (HOME is the daemons' own).
     const home = join(root, 'home');
     await mkdir(home, { recursive: true });
@@ -125,7 +143,7 @@ async function runTurnDaemon(options: BenchmarkRunOptions = {}): Promise<Figures
       const slots: Slot[] = [];
       try {
         // allSettled: a slot that failed must not keep the others' daemons from being stopped.
-        const starts = await Promise.allSettled(ENGINES.map((engine, i) => startSlot(engine, mode, profile, rooms[i]!, recorders[i]!, root, home, pulse.server)));
+        const starts = await Promise.allSettled(VARIANTS.map((variant, i) => startSlot(variant, mode, profile, rooms[i]!, recorders[i]!, root, home, pulse.server)));
         for (const start of starts) if (start.status === 'fulfilled' && !('skipped' in start.value)) slots.push(start.value);
         for (const start of starts) {
           if (start.status === 'rejected') throw start.reason;
@@ -162,7 +180,8 @@ async function loadQuestions(root: string): Promise<Question[]> {
   ];
   return Promise.all(
     clips.map(async ({ name, path }) => {
-      const samples = (await loadClip(path)).slice(0, (CLIP_MAX_MS * 16_000) / 1000);
+      const whole = await loadClip(path);
+      const samples = Number.isFinite(CLIP_MAX_MS) ? whole.slice(0, (CLIP_MAX_MS * 16_000) / 1000) : whole;
       const rawFile = join(root, `${name.replace(' ', '-')}.raw`);
       await writeFile(rawFile, Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
       return { name, rawFile };
@@ -171,8 +190,9 @@ async function loadQuestions(root: string): Promise<Question[]> {
 }
 
 /** A config folder, a scripted LLM and a daemon for one engine in one mode with one LLM profile, or why not. */
-async function startSlot(engine: string, mode: Mode, profile: LlmProfile, room: Room, recorder: RoomRecorder, root: string, home: string, pulse: PulseServer): Promise<Slot | { prefix: string; skipped: string }> {
-  const prefix = `${profile.name}_${mode.key}_${engine}`;
+async function startSlot(variant: Variant, mode: Mode, profile: LlmProfile, room: Room, recorder: RoomRecorder, root: string, home: string, pulse: PulseServer): Promise<Slot | { prefix: string; skipped: string }> {
+  const { engine } = variant;
+  const prefix = `${profile.name}_${mode.key}_${variant.name}`;
   const dir = join(root, prefix);
   const llm = await startBenchLlm(REPLY, profile);
   let slot: Slot | undefined;
@@ -200,6 +220,7 @@ async function startSlot(engine: string, mode: Mode, profile: LlmProfile, room: 
         'enabled = false',
         '[adapters.browser]',
         'enabled = false',
+        ...variant.extra,
         '',
       ].join('\n'),
     );

@@ -13,6 +13,7 @@
 import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus } from '../../events/index.js';
 import { concatSamples } from '../audio/index.js';
+import { finishedSentence } from '../session/end-of-turn.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
 import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type PartialTranscript, type RecognitionSession, type StreamingStt, type Transcript } from '../types.js';
 import type { Endpointer, EndpointerEvent } from '../vad/index.js';
@@ -136,7 +137,8 @@ export class ListeningPipeline {
     // Not confirmed by the detector: echo residue, or a cough under the reply.
     if (this.onsetAtMs === undefined) return;
     const durationMs = Math.round((event.samples.length / SAMPLE_RATE) * 1000);
-    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: event.endFrameIndex, durationMs, atMs: this.options.eventClock() });
+    const { rule: endRule, silenceMs } = event;
+    this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: event.endFrameIndex, durationMs, endRule, silenceMs, atMs: this.options.eventClock() });
     const recognition = this.recognition;
     this.recognition = undefined;
     this.endSpeech();
@@ -169,7 +171,7 @@ export class ListeningPipeline {
     this.recognition = recognition;
     const { endpointer } = this.options;
     const holdMs = endpointer.config.sentenceEndSilenceMs;
-    endpointer.setSentenceCheck(recognition.sentenceComplete ? () => recognition.sentenceComplete?.(holdMs) ?? false : undefined);
+    endpointer.setSentenceCheck(recognition.sentenceComplete ? () => finishedSentence(recognition, holdMs) : undefined);
   }
 
   /** Final transcripts in utterance order: the state machine pairs each with its utterance. */

@@ -1,3 +1,5 @@
+import type { RecognitionSession } from '../types.js';
+
 /**
  * Words a finished question does not end on: a sentence whose last word is
  * one of these ("what's the weather in", "and the") is still going, whatever
@@ -24,9 +26,23 @@ function lastWord(text: string): string {
   return (words.at(-1) ?? '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
-/** True when the words stop where no sentence ends (a trailing "and", "the", "in"). */
-export function endsOpen(text: string, language: string): boolean {
+/**
+ * True when the words stop where no sentence ends (a trailing "and", "the", "in"). Without a
+ * language (a recognizer that does not say), any of the lists.
+ */
+export function endsOpen(text: string, language?: string): boolean {
   const word = lastWord(text);
   if (word === '') return true;
+  if (language === undefined) return Object.values(OPEN_ENDINGS).some((words) => words.has(word));
   return OPEN_ENDINGS[language.split('-')[0]!.toLowerCase()]?.has(word) ?? false;
+}
+
+/**
+ * The early end of turn's check: the recognizer says the words make a finished sentence that
+ * stood unchanged `holdMs` of audio, and they do not stop on a word no sentence ends with.
+ */
+export function finishedSentence(recognition: RecognitionSession, holdMs: number, language?: string): boolean {
+  if (!(recognition.sentenceComplete?.(holdMs) ?? false)) return false;
+  const words = recognition.hypothesis?.();
+  return words === undefined || !endsOpen(words, language);
 }

@@ -4,7 +4,7 @@ import { clip, type AssistantBus, type VoiceTrigger } from '../../events/index.j
 import type { ConfirmationChannel, SpokenTurnOutcome, VoiceConversation } from '../host-ports.js';
 import type { AudioFrame, AudioInput, RecognitionSession, StreamingStt, Transcript } from '../types.js';
 import { SAMPLE_RATE } from '../types.js';
-import { endsOpen } from './end-of-turn.js';
+import { finishedSentence } from './end-of-turn.js';
 import { Preemption } from './preemption.js';
 import type { Speaker } from './speaker.js';
 
@@ -298,11 +298,4 @@ class UtteranceRecognition {
     this.preemption?.discard('the utterance was dropped');
     this.preemption = undefined;
   }
-}
-
-/** The early end's check: the recognizer says the sentence is finished, and it does not stop on a word no sentence ends with. */
-function finishedSentence(recognition: RecognitionSession, holdMs: number, language: string): boolean {
-  if (!(recognition.sentenceComplete?.(holdMs) ?? false)) return false;
-  const words = recognition.hypothesis?.();
-  return words === undefined || !endsOpen(words, language);
 }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { endsOpen, finishedSentence } from '../../../src/voice/session/end-of-turn.js';
+import type { RecognitionSession } from '../../../src/voice/types.js';
+
+function recognizing(words: string, complete: boolean): RecognitionSession {
+  return { push: () => undefined, onPartial: () => () => undefined, finish: async () => ({ text: words, final: true }), cancel: () => undefined, sentenceComplete: () => complete, hypothesis: () => words };
+}
+
+describe('the words a finished question does not end on', () => {
+  it('keeps a turn open on a trailing conjunction, article or preposition, in the language of the turn', () => {
+    expect(endsOpen("what's the weather in", 'en')).toBe(true);
+    expect(endsOpen('turn on the lights and', 'en')).toBe(true);
+    expect(endsOpen('play the', 'en')).toBe(true);
+    expect(endsOpen("What's the weather in Rome?", 'en')).toBe(false);
+    expect(endsOpen('che tempo fa a', 'it')).toBe(true);
+    expect(endsOpen('che tempo fa a Roma', 'it')).toBe(false);
+    // No words yet: nothing finished.
+    expect(endsOpen('', 'en')).toBe(true);
+    // A language without a list decides nothing; no language checks every list.
+    expect(endsOpen('und', 'de')).toBe(false);
+    expect(endsOpen('prendi il', undefined)).toBe(true);
+  });
+
+  it('ends a turn early only when the recognizer calls the sentence finished and it does not end open', () => {
+    expect(finishedSentence(recognizing('ten of clubs', true), 160, 'en')).toBe(true);
+    expect(finishedSentence(recognizing('ten of clubs', false), 160, 'en')).toBe(false);
+    expect(finishedSentence(recognizing("what's the weather in", true), 160, 'en')).toBe(false);
+  });
+});
