@@ -124,10 +124,10 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
       const missing = await waitFor(async () => {
         const now = await state();
         return now.voice.missing?.length && !now.voice.listening ? now.voice.missing : undefined;
-      }, 'GET /state to say a device is missing', 5000);
+      }, 'GET /state to say a device is missing', 8000);
       const noticedMs = Date.now() - killedAt;
       expect(missing.map((device) => device.message).join(' ')).toMatch(/the (microphone|speaker) \(default\) is missing: .*comes back by itself/);
-      await waitFor(() => (stderr.includes('[error] VOICE_DEVICE_LOST: the recording stopped') ? true : undefined), 'the recording to end with VOICE_DEVICE_LOST', 5000);
+      await waitFor(() => (stderr.includes('[error] VOICE_DEVICE_LOST: the recording stopped') ? true : undefined), 'the recording to end with VOICE_DEVICE_LOST', 8000);
 
       // While it is away: a clear refusal, never VOICE_BUSY; /health and the daemon stay up.
       for (let i = 0; i < 5; i++) {

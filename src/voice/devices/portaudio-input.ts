@@ -48,9 +48,13 @@ export interface PortAudioInputOptions {
   queueChunks?: number;
   /** Frames kept for a consumer that falls behind; past it the oldest are dropped (and counted). Default 250 (5 s). */
   maxBufferedFrames?: number;
-  /** No chunk for this long while capturing is AUDIO_DEVICE_LOST. Default 1000: chunks come every chunkMs (10 ms). */
+  /**
+   * No chunk for this long while capturing is AUDIO_DEVICE_LOST. Default 3000: a card delivers
+   * every chunkMs (10 ms), but a PulseAudio null sink with no low-latency client renders in
+   * blocks up to 2 s apart, and its monitor delivers them so.
+   */
   stallMs?: number;
-  /** The same for a capture's first chunk. Default 2500 (see StallWatchOptions.graceMs). */
+  /** The same for a capture's first chunk. Default 3000 (see StallWatchOptions.graceMs). */
   firstChunkMs?: number;
   binding?: PortAudioBinding;
   clock?: AudioClock;
@@ -97,8 +101,8 @@ export class PortAudioInput implements AudioInput {
     this.chunkMs = options.chunkMs ?? 10;
     this.queueChunks = options.queueChunks ?? 50;
     this.maxBufferedFrames = options.maxBufferedFrames ?? 250;
-    this.stallMs = options.stallMs ?? 1000;
-    this.firstChunkMs = options.firstChunkMs ?? 2500;
+    this.stallMs = options.stallMs ?? 3000;
+    this.firstChunkMs = options.firstChunkMs ?? 3000;
     this.clock = options.clock ?? systemClock;
     this.counters = this.freshStats();
   }

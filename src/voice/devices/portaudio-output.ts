@@ -50,9 +50,13 @@ export interface PortAudioOutputOptions {
   queueChunks?: number;
   /** Buffering after naudiodon's queue (PortAudio, ALSA, the sound server) that drain waits for. Default 35: PulseAudio showed 30 ms. */
   latencyMs?: number;
-  /** A write not taken for this long is AUDIO_DEVICE_LOST. Default 1000: one is taken every chunkMs (10 ms). */
+  /**
+   * A write not taken for this long is AUDIO_DEVICE_LOST. Default 3000: a card takes one every
+   * chunkMs (10 ms), but a PulseAudio null sink with no low-latency client renders in blocks up
+   * to 2 s apart (a 1 s limit failed the room-probe test's echo room so).
+   */
   stallMs?: number;
-  /** The same until the device takes its first chunk. Default 2500 (see StallWatchOptions.graceMs). */
+  /** The same until the device takes its first chunk. Default 3000 (see StallWatchOptions.graceMs). */
   firstChunkMs?: number;
   binding?: PortAudioBinding;
   clock?: AudioClock;
@@ -113,8 +117,8 @@ export class PortAudioOutput implements AudioOutput {
     this.resampler = this.sampleRate === SAMPLE_RATE ? undefined : new Resampler(SAMPLE_RATE, this.sampleRate);
     this.handOff = this.nextHandOff();
     this.watch = watchStall({
-      stallMs: options.stallMs ?? 1000,
-      graceMs: options.firstChunkMs ?? 2500,
+      stallMs: options.stallMs ?? 3000,
+      graceMs: options.firstChunkMs ?? 3000,
       now: () => this.clock.now(),
       onStall: (silentMs) =>
         this.fail(new AppError('AUDIO_DEVICE_LOST', `audio output ${JSON.stringify(device.name)} stopped taking sound (a write waited ${silentMs} ms): the sound server or the device has gone`, { retryable: true })),
