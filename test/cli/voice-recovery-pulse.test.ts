@@ -8,18 +8,18 @@
  * answered. The daemon never exits and keeps no extra child process.
  * Skipped, with the reason, where PulseAudio or naudiodon cannot run.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { messageOf } from '../../src/errors/index.js';
 import { loadPortAudio } from '../../src/voice/devices/index.js';
 import { startScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
 import { CLI } from '../helpers/paths.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { startRestartablePulse, type RestartablePulse } from '../support/restartable-pulse.js';
 
@@ -67,121 +67,207 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
-describe.skipIf(skipReason !== undefined)('the voice across a restart of the sound server', () => {
-  it('ends the recording, says what is missing, refuses with VOICE_DEVICE_LOST, and listens again within 3 s of the server returning', async () => {
-    const server = pulse!;
-    const home = await makeTempDir('da-voice-recovery-');
-    const llm = await startScriptedLlmServer();
-    let child: ChildProcess | undefined;
-    try {
-      const port = await freePort();
-      const configDir = join(home.path, 'config');
-      const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = turn on the light | what time is it;\n');
-      await home.write('config/config.toml', `llm = "${llm.url}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n[http]\nport = ${port}\n[voice]\nenabled = true\n`);
-      const raw = join(home.path, 'q22.wav');
-      const question = join(home.path, 'question.wav');
-      await run('espeak-ng', ['-w', raw, 'turn on the light']);
-      await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', question, 'pad', '0.3', '1.2']);
+interface Daemon {
+  url: string;
+  pid: number;
+  state(): Promise<VoiceState>;
+  listenStart(): Promise<{ status: number; body: { listening?: boolean; error?: { code: string; message: string } } }>;
+  listenStop(): Promise<void>;
+  /** What the terminal reporter printed so far. */
+  stderr(): string;
+  alive(): void;
+  stop(): Promise<void>;
+}
 
-      const env = { ...process.env, ...server.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), DESKTOP_ASSISTANT_CONFIG_DIR: '' };
-      child = spawn(process.execPath, [CLI, 'run', '--config-dir', configDir], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const daemon = child;
-      const url = await waitFor(
-        () => {
-          if (daemon.exitCode !== null) throw new Error(`the daemon exited (${daemon.exitCode}): ${stderr.slice(-2000)}`);
-          return /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1];
-        },
-        'the daemon to start',
-        30_000,
-      );
-      const token = readFileSync(join(server.env.XDG_RUNTIME_DIR!, 'desktop-assistant', 'api-token'), 'utf8').trim();
-      const headers = { authorization: `Bearer ${token}` };
-      const state = async () => (await (await fetch(`${url}/state`, { headers })).json()) as VoiceState;
-      const listenStart = async () => {
+/** `desktop-assistant run`, turn-based, on the restartable server, with a scripted LLM; in its own process group. */
+async function startDaemon(server: RestartablePulse, home: TempDir, llmUrl: string): Promise<Daemon> {
+  const port = await freePort();
+  const configDir = join(home.path, 'config');
+  const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = turn on the light | what time is it;\n');
+  await home.write('config/config.toml', `llm = "${llmUrl}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n[http]\nport = ${port}\n[voice]\nenabled = true\n`);
+  const env = { ...process.env, ...server.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), DESKTOP_ASSISTANT_CONFIG_DIR: '' };
+  const child = spawn(process.execPath, [CLI, 'run', '--config-dir', configDir], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    }
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // The group is gone already.
+    }
+  };
+  try {
+    const url = await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`the daemon exited (${child.exitCode}): ${stderr.slice(-2000)}`);
+        return /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1];
+      },
+      'the daemon to start',
+      30_000,
+    );
+    const token = readFileSync(join(server.env.XDG_RUNTIME_DIR!, 'desktop-assistant', 'api-token'), 'utf8').trim();
+    const headers = { authorization: `Bearer ${token}` };
+    return {
+      url,
+      pid: child.pid!,
+      state: async () => (await (await fetch(`${url}/state`, { headers })).json()) as VoiceState,
+      listenStart: async () => {
         const response = await fetch(`${url}/listen/start`, { method: 'POST', headers });
         return { status: response.status, body: (await response.json()) as { listening?: boolean; error?: { code: string; message: string } } };
-      };
-      const alive = () => expect(daemon.exitCode, `the daemon exited: ${stderr.slice(-2000)}`).toBeNull();
+      },
+      listenStop: async () => {
+        await fetch(`${url}/listen/stop`, { method: 'POST', headers });
+      },
+      stderr: () => stderr,
+      alive: () => expect(child.exitCode, `the daemon exited: ${stderr.slice(-2000)}`).toBeNull(),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
 
-      expect(await state()).toMatchObject({ voice: { enabled: true, listening: false } });
-      expect((await state()).voice.missing).toBeUndefined();
-      const childrenBefore = childrenOf(daemon.pid!).length;
-      const fds = () => readdirSync(`/proc/${daemon.pid}/fd`).length;
-      const threads = () => readdirSync(`/proc/${daemon.pid}/task`).length;
-      const fdsBefore = fds();
-      const threadsBefore = threads();
+async function question(home: TempDir, text: string): Promise<string> {
+  const raw = join(home.path, 'q22.wav');
+  const wav = join(home.path, 'question.wav');
+  await run('espeak-ng', ['-w', raw, text]);
+  await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', wav, 'pad', '0.3', '1.2']);
+  return wav;
+}
 
-      // A recording under way (the sink is silent: it goes on until something ends it).
-      expect(await listenStart()).toMatchObject({ status: 200, body: { listening: true } });
-      await server.kill();
-      const killedAt = Date.now();
+const REPLY = Array.from({ length: 8 }, (_, i) => `This is sentence number ${i + 1} of a long answer about the light.`).join(' ');
 
-      // Noticed within a few seconds: the recording ends, /state says what is missing.
-      const missing = await waitFor(async () => {
-        const now = await state();
-        return now.voice.missing?.length && !now.voice.listening ? now.voice.missing : undefined;
-      }, 'GET /state to say a device is missing', 8000);
-      const noticedMs = Date.now() - killedAt;
-      expect(missing.map((device) => device.message).join(' ')).toMatch(/the (microphone|speaker) \(default\) is missing: .*comes back by itself/);
-      await waitFor(() => (stderr.includes('[error] VOICE_DEVICE_LOST: the recording stopped') ? true : undefined), 'the recording to end with VOICE_DEVICE_LOST', 8000);
+describe.skipIf(skipReason !== undefined)('the voice across a restart of the sound server', () => {
+  let home: TempDir | undefined;
+  let llm: Awaited<ReturnType<typeof startScriptedLlmServer>> | undefined;
+  let daemon: Daemon | undefined;
+  afterEach(async () => {
+    await daemon?.stop();
+    await llm?.close();
+    await home?.remove();
+    daemon = undefined;
+    llm = undefined;
+    home = undefined;
+  });
 
-      // While it is away: a clear refusal, never VOICE_BUSY; /health and the daemon stay up.
-      for (let i = 0; i < 5; i++) {
-        const refused = await listenStart();
-        expect(refused.status).toBe(503);
-        expect(refused.body.error?.code).toBe('VOICE_DEVICE_LOST');
-        expect(refused.body.error?.message).toContain('is missing');
-        expect((await fetch(`${url}/health`)).status).toBe(200);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-      alive();
+  it('ends the recording, says what is missing, refuses with VOICE_DEVICE_LOST, and listens again within 3 s of the server returning', async () => {
+    const server = pulse!;
+    home = await makeTempDir('da-voice-recovery-');
+    llm = await startScriptedLlmServer();
+    const spoken = await question(home, 'turn on the light');
+    const d = (daemon = await startDaemon(server, home, llm.url));
+    const fds = () => readdirSync(`/proc/${d.pid}/fd`).length;
+    const threads = () => readdirSync(`/proc/${d.pid}/task`).length;
 
-      // The server returns: a recording starts again within 3 s, by itself.
-      const { spawnedAtMs } = await server.start();
-      const returnedAt = Date.now();
-      await waitFor(async () => ((await listenStart()).status === 200 ? true : undefined), 'POST /listen/start to work again', 10_000);
-      const recoveredMs = Date.now() - returnedAt;
-      console.info(
-        `voice recovery: lost noticed ${noticedMs} ms after the kill; listening again ${recoveredMs} ms after the server served audio again ` +
-          `(${Date.now() - spawnedAtMs} ms after its process started, ${returnedAt - spawnedAtMs} ms of which the null sink took to render)`,
-      );
-      expect(recoveredMs).toBeLessThan(3000);
-      expect((await state()).voice.missing).toBeUndefined();
+    expect(await d.state()).toMatchObject({ voice: { enabled: true, listening: false } });
+    expect((await d.state()).voice.missing).toBeUndefined();
+    const childrenBefore = childrenOf(d.pid).length;
+    const fdsBefore = fds();
+    const threadsBefore = threads();
 
-      // And a spoken question is heard and answered.
-      llm.enqueue({ text: 'The light is on.' });
-      await run('paplay', [question], { env: { ...process.env, ...server.env } });
-      await waitFor(() => (llm.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
-      expect(llm.requests[0]?.messages.at(-1)).toMatchObject({ role: 'user', content: 'turn on the light' });
-      await waitFor(async () => ((await state()).state === 'idle' ? true : undefined), 'the reply to be spoken', 20_000);
-      expect(await listenStart()).toMatchObject({ status: 200 });
-      await fetch(`${url}/listen/stop`, { method: 'POST', headers });
-      await waitFor(async () => ((await state()).state === 'idle' ? true : undefined), 'the voice to be idle', 10_000);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      alive();
-      expect(childrenOf(daemon.pid!).length).toBe(childrenBefore);
-      // The lost output stream keeps its ALSA descriptors (4 here) and one thread: naudiodon cannot close a
-      // stream whose PortAudio callback thread ended (its quit waits for a callback that never comes).
-      console.info(`descriptors ${fdsBefore} -> ${fds()}, threads ${threadsBefore} -> ${threads()}`);
-      expect(fds() - fdsBefore).toBeLessThanOrEqual(4);
-      expect(threads() - threadsBefore).toBeLessThanOrEqual(1);
-    } finally {
-      if (child && child.exitCode === null) {
-        const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // The group is gone already.
-        }
-      }
-      await llm.close();
-      await home.remove();
+    // A recording under way (the sink is silent: it goes on until something ends it).
+    expect(await d.listenStart()).toMatchObject({ status: 200, body: { listening: true } });
+    await server.kill();
+    const killedAt = Date.now();
+
+    // Noticed within a few seconds: the recording ends, /state says what is missing.
+    const missing = await waitFor(async () => {
+      const now = await d.state();
+      return now.voice.missing?.length && !now.voice.listening ? now.voice.missing : undefined;
+    }, 'GET /state to say a device is missing', 8000);
+    const noticedMs = Date.now() - killedAt;
+    expect(missing.map((device) => device.message).join(' ')).toMatch(/the (microphone|speaker) \(default\) is missing: .*comes back by itself/);
+    await waitFor(() => (d.stderr().includes('[error] VOICE_DEVICE_LOST: the recording stopped') ? true : undefined), 'the recording to end with VOICE_DEVICE_LOST', 8000);
+    expect((await d.state()).state).toBe('idle');
+
+    // While it is away: a clear refusal, never VOICE_BUSY; /health and the daemon stay up.
+    for (let i = 0; i < 5; i++) {
+      const refused = await d.listenStart();
+      expect(refused.status).toBe(503);
+      expect(refused.body.error?.code).toBe('VOICE_DEVICE_LOST');
+      expect(refused.body.error?.message).toContain('is missing');
+      expect((await fetch(`${d.url}/health`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
     }
+    d.alive();
+
+    // The server returns: a recording starts again within 3 s, by itself.
+    const { spawnedAtMs } = await server.start();
+    const returnedAt = Date.now();
+    await waitFor(async () => ((await d.listenStart()).status === 200 ? true : undefined), 'POST /listen/start to work again', 10_000);
+    const recoveredMs = Date.now() - returnedAt;
+    console.info(
+      `voice recovery: lost noticed ${noticedMs} ms after the kill; listening again ${recoveredMs} ms after the server served audio again ` +
+        `(${Date.now() - spawnedAtMs} ms after its process started, ${returnedAt - spawnedAtMs} ms of which the null sink took to render)`,
+    );
+    expect(recoveredMs).toBeLessThan(3000);
+    expect((await d.state()).voice.missing).toBeUndefined();
+
+    // And a spoken question is heard and answered.
+    llm.enqueue({ text: 'The light is on.' });
+    await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
+    await waitFor(() => (llm!.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
+    expect(llm.requests[0]?.messages.at(-1)).toMatchObject({ role: 'user', content: 'turn on the light' });
+    await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the reply to be spoken', 20_000);
+    expect(await d.listenStart()).toMatchObject({ status: 200 });
+    await d.listenStop();
+    await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the voice to be idle', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    d.alive();
+    expect(childrenOf(d.pid).length).toBe(childrenBefore);
+    // The lost output stream keeps its ALSA descriptors (4 here) and one thread: naudiodon cannot close a
+    // stream whose PortAudio callback thread ended (its quit waits for a callback that never comes).
+    console.info(`descriptors ${fdsBefore} -> ${fds()}, threads ${threadsBefore} -> ${threads()}`);
+    expect(fds() - fdsBefore).toBeLessThanOrEqual(4);
+    expect(threads() - threadsBefore).toBeLessThanOrEqual(1);
+  }, 90_000);
+
+  it('a reply cut off by the kill ends with VOICE_DEVICE_LOST (not VOICE_BUSY), and the voice answers again once the server is back', async () => {
+    const server = pulse!;
+    home = await makeTempDir('da-voice-recovery-reply-');
+    llm = await startScriptedLlmServer();
+    const spoken = await question(home, 'turn on the light');
+    const d = (daemon = await startDaemon(server, home, llm.url));
+
+    llm.enqueue({ text: REPLY });
+    expect(await d.listenStart()).toMatchObject({ status: 200 });
+    await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
+    await waitFor(async () => ((await d.state()).state === 'speaking' ? true : undefined), 'the reply to be spoken', 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await server.kill();
+    const killedAt = Date.now();
+
+    await waitFor(() => (d.stderr().includes('[error] VOICE_DEVICE_LOST: the reply stopped') ? true : undefined), 'the reply to end with VOICE_DEVICE_LOST', 10_000);
+    const endedMs = Date.now() - killedAt;
+    const now = await d.state();
+    expect(now.state).toBe('idle');
+    expect(now.voice.missing?.map((device) => device.device)).toContain('output');
+    const refused = await d.listenStart();
+    expect(refused.status).toBe(503);
+    expect(refused.body.error?.code).toBe('VOICE_DEVICE_LOST');
+    // The turn itself completed: its whole reply is in the conversation (the page and GET /state show it).
+    expect(d.stderr()).toMatch(/\[turn\] ok in \d+ ms/);
+
+    const { spawnedAtMs } = await server.start();
+    const returnedAt = Date.now();
+    await waitFor(async () => ((await d.listenStart()).status === 200 ? true : undefined), 'POST /listen/start to work again', 10_000);
+    const recoveredMs = Date.now() - returnedAt;
+    console.info(`reply cut off: ended ${endedMs} ms after the kill; listening again ${recoveredMs} ms after the server served audio (${Date.now() - spawnedAtMs} ms after its process started)`);
+    expect(recoveredMs).toBeLessThan(3000);
+
+    llm.enqueue({ text: 'The light is on.' });
+    await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
+    await waitFor(() => (llm!.requests.length > 1 ? true : undefined), 'the second question to reach the LLM', 20_000);
+    await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the second reply to be spoken', 20_000);
+    expect(d.stderr().match(/\[error\] VOICE_DEVICE_LOST: the reply stopped/g)).toHaveLength(1);
+    d.alive();
   }, 90_000);
 });

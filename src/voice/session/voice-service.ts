@@ -70,7 +70,7 @@ export class VoiceService implements VoiceControl {
   }
 
   private async recordAndAnswer(trigger: 'http' | 'switch' | 'key', stop: AbortController): Promise<VoiceTurnResult | undefined> {
-    let part = 'recording';
+    let part: 'recording' | 'reply' = 'recording';
     try {
       const samples = await this.session.listenOnce(trigger, stop.signal);
       this.stop = undefined;
@@ -83,7 +83,12 @@ export class VoiceService implements VoiceControl {
     } catch (error) {
       const lost = isDeviceLoss(error);
       const message = lost ? `the ${part} stopped: ${messageOf(error)}` : messageOf(error);
-      this.bus.emit({ type: 'error', stage: 'voice', code: lost ? 'VOICE_DEVICE_LOST' : 'VOICE_FAILED', message, recoverable: true, atMs: this.clock() });
+      const atMs = this.clock();
+      this.bus.emit({ type: 'error', stage: 'voice', code: lost ? 'VOICE_DEVICE_LOST' : 'VOICE_FAILED', message, recoverable: true, atMs });
+      // What the activity (GET /state, the page) follows: the recording gave nothing to answer; the
+      // reply's playback ended (the speaker's finish says so only after a drain that worked).
+      if (part === 'recording') this.bus.emit({ type: 'voice.transcript', stage: 'stt', text: '', final: true, dropped: 'the recording failed', atMs });
+      else if (lost) this.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', atMs });
       return undefined;
     } finally {
       this.stop = undefined;

@@ -74,6 +74,8 @@ describe('VoiceService when a sound device goes away', () => {
     expect(service.listening).toBe(false);
     expect(voiceErrors(fixture)).toEqual([{ code: 'VOICE_DEVICE_LOST', message: 'the recording stopped: audio input "default" stopped delivering sound (nothing for 1000 ms)' }]);
     expect(fixture.llmServer.requests).toHaveLength(0);
+    // The activity leaves "listening": the recording gave nothing to answer.
+    expect(fixture.events.some((e) => e.type === 'voice.transcript' && e.final && e.dropped === 'the recording failed')).toBe(true);
     expect(service.startListening('http')).toBe(true);
     await service.close();
   });
@@ -85,6 +87,8 @@ describe('VoiceService when a sound device goes away', () => {
     expect(await service.lastTurn).toBeUndefined();
     expect(fixture.events.some((e) => e.type === 'turn.ended' && e.reply === 'Hi there.')).toBe(true);
     expect(voiceErrors(fixture)).toEqual([{ code: 'VOICE_DEVICE_LOST', message: 'the reply stopped: audio output "default" stopped taking sound (a write waited 1000 ms)' }]);
+    // The activity leaves "speaking": the reply's playback ended.
+    expect(fixture.events.filter((e) => e.type === 'voice.playback').map((e) => (e.type === 'voice.playback' ? e.phase : ''))).toEqual(['queued', 'started', 'ended']);
     expect(service.startListening('http')).toBe(true);
     await service.close();
   });
