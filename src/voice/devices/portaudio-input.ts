@@ -48,14 +48,13 @@ export interface PortAudioInputOptions {
   queueChunks?: number;
   /** Frames kept for a consumer that falls behind; past it the oldest are dropped (and counted). Default 250 (5 s). */
   maxBufferedFrames?: number;
-  /**
-   * No chunk for this long while capturing is AUDIO_DEVICE_LOST. Default 3000: a card delivers
-   * every chunkMs (10 ms), but a PulseAudio null sink with no low-latency client renders in
-   * blocks up to 2 s apart, and its monitor delivers them so.
-   */
+  /** No chunk for this long from a capture that delivered steadily is AUDIO_DEVICE_LOST. Default 1000 (chunks come every chunkMs). */
   stallMs?: number;
-  /** The same for a capture's first chunk. Default 3000 (see StallWatchOptions.graceMs). */
-  firstChunkMs?: number;
+  /**
+   * The same before it delivers steadily, its first chunk included. Default 3000: a PulseAudio
+   * null sink with no low-latency client renders in blocks up to 2 s apart (stall-watch.ts).
+   */
+  unsteadyStallMs?: number;
   binding?: PortAudioBinding;
   clock?: AudioClock;
 }
@@ -80,7 +79,7 @@ export class PortAudioInput implements AudioInput {
   private readonly queueChunks: number;
   private readonly maxBufferedFrames: number;
   private readonly stallMs: number;
-  private readonly firstChunkMs: number;
+  private readonly unsteadyStallMs: number;
   private readonly clock: AudioClock;
   private current: { wake: () => void; stop: () => Promise<void> } | undefined;
   private closed = false;
@@ -101,8 +100,8 @@ export class PortAudioInput implements AudioInput {
     this.chunkMs = options.chunkMs ?? 10;
     this.queueChunks = options.queueChunks ?? 50;
     this.maxBufferedFrames = options.maxBufferedFrames ?? 250;
-    this.stallMs = options.stallMs ?? 3000;
-    this.firstChunkMs = options.firstChunkMs ?? 3000;
+    this.stallMs = options.stallMs ?? 1000;
+    this.unsteadyStallMs = options.unsteadyStallMs ?? 3000;
     this.clock = options.clock ?? systemClock;
     this.counters = this.freshStats();
   }
@@ -130,7 +129,7 @@ export class PortAudioInput implements AudioInput {
     this.current = { wake: notify, stop };
     const watch = watchStall({
       stallMs: this.stallMs,
-      graceMs: this.firstChunkMs,
+      unsteadyMs: this.unsteadyStallMs,
       now: () => this.clock.now(),
       onStall: (silentMs) => {
         failure ??= new AppError('AUDIO_DEVICE_LOST', `audio input ${JSON.stringify(this.device.name)} stopped delivering sound (nothing for ${silentMs} ms): the sound server or the device has gone`, { retryable: true });

@@ -50,14 +50,14 @@ export interface PortAudioOutputOptions {
   queueChunks?: number;
   /** Buffering after naudiodon's queue (PortAudio, ALSA, the sound server) that drain waits for. Default 35: PulseAudio showed 30 ms. */
   latencyMs?: number;
-  /**
-   * A write not taken for this long is AUDIO_DEVICE_LOST. Default 3000: a card takes one every
-   * chunkMs (10 ms), but a PulseAudio null sink with no low-latency client renders in blocks up
-   * to 2 s apart (a 1 s limit failed the room-probe test's echo room so).
-   */
+  /** A write not taken for this long, once the device took them steadily, is AUDIO_DEVICE_LOST. Default 1000 (one is taken every chunkMs). */
   stallMs?: number;
-  /** The same until the device takes its first chunk. Default 3000 (see StallWatchOptions.graceMs). */
-  firstChunkMs?: number;
+  /**
+   * The same before it takes them steadily, its first chunk included. Default 3000: a PulseAudio
+   * null sink with no low-latency client renders in blocks up to 2 s apart, and one a stream just
+   * joined rendered once and then slept 1.2 s in the room-probe test (stall-watch.ts).
+   */
+  unsteadyStallMs?: number;
   binding?: PortAudioBinding;
   clock?: AudioClock;
 }
@@ -117,8 +117,8 @@ export class PortAudioOutput implements AudioOutput {
     this.resampler = this.sampleRate === SAMPLE_RATE ? undefined : new Resampler(SAMPLE_RATE, this.sampleRate);
     this.handOff = this.nextHandOff();
     this.watch = watchStall({
-      stallMs: options.stallMs ?? 3000,
-      graceMs: options.firstChunkMs ?? 3000,
+      stallMs: options.stallMs ?? 1000,
+      unsteadyMs: options.unsteadyStallMs ?? 3000,
       now: () => this.clock.now(),
       onStall: (silentMs) =>
         this.fail(new AppError('AUDIO_DEVICE_LOST', `audio output ${JSON.stringify(device.name)} stopped taking sound (a write waited ${silentMs} ms): the sound server or the device has gone`, { retryable: true })),

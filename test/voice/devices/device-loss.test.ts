@@ -22,17 +22,21 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Beats every `everyMs` for `forMs`. */
+async function beating(watch: { beat(): void }, everyMs: number, forMs: number): Promise<void> {
+  for (let t = 0; t < forMs; t += everyMs) {
+    watch.beat();
+    await vi.advanceTimersByTimeAsync(everyMs);
+  }
+}
+
 describe('watchStall', () => {
-  it('calls once when nothing came for stallMs, never while beats come, and gives a starting stream its grace', async () => {
+  it('gives a starting stream unsteadyMs, and one that beat steadily for 2 s stallMs; calls once', async () => {
     const stalls: number[] = [];
-    const watch = watchStall({ stallMs: 1000, graceMs: 2500, now: () => Date.now(), onStall: (ms) => stalls.push(ms) });
-    await vi.advanceTimersByTimeAsync(2000);
+    const watch = watchStall({ stallMs: 1000, unsteadyMs: 3000, now: () => Date.now(), onStall: (ms) => stalls.push(ms) });
+    await vi.advanceTimersByTimeAsync(2500);
     expect(stalls).toEqual([]);
-    for (let i = 0; i < 50; i++) {
-      watch.beat();
-      await vi.advanceTimersByTimeAsync(100);
-    }
-    expect(stalls).toEqual([]);
+    await beating(watch, 10, 2500);
     await vi.advanceTimersByTimeAsync(900);
     expect(stalls).toEqual([]);
     await vi.advanceTimersByTimeAsync(400);
@@ -41,6 +45,23 @@ describe('watchStall', () => {
     expect(stalls[0]).toBeLessThanOrEqual(1300);
     await vi.advanceTimersByTimeAsync(5000);
     expect(stalls).toHaveLength(1);
+  });
+
+  it('keeps unsteadyMs for a stream that delivers in blocks (a null sink without a low-latency client), and after a gap', async () => {
+    const stalls: number[] = [];
+    const watch = watchStall({ stallMs: 1000, unsteadyMs: 3000, now: () => Date.now(), onStall: (ms) => stalls.push(ms) });
+    // Blocks 2 s apart: never steady, never lost.
+    await beating(watch, 2000, 10_000);
+    expect(stalls).toEqual([]);
+    // Steady for 1.5 s only, then a 2 s gap: still within the unsteady limit.
+    await beating(watch, 10, 1500);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(stalls).toEqual([]);
+    // Steady again for 2 s after the gap: the tight limit is back.
+    await beating(watch, 10, 2200);
+    await vi.advanceTimersByTimeAsync(1300);
+    expect(stalls).toHaveLength(1);
+    watch.stop();
   });
 
   it('says nothing once stopped', async () => {
@@ -55,7 +76,7 @@ describe('watchStall', () => {
 describe('PortAudioInput whose device stops delivering', () => {
   it('ends the capture with AUDIO_DEVICE_LOST about stallMs after the last chunk, and quits the stream', async () => {
     const binding = new FakePortAudio();
-    const input = PortAudioInput.open({ device: 'pulse', sampleRate: 16000, binding, clock, stallMs: 1000, firstChunkMs: 2500 });
+    const input = PortAudioInput.open({ device: 'pulse', sampleRate: 16000, binding, clock, stallMs: 1000, unsteadyStallMs: 3000 });
     const frames: number[] = [];
     let failure: unknown;
     const reading = (async () => {
@@ -67,7 +88,7 @@ describe('PortAudioInput whose device stops delivering', () => {
     })();
     await vi.advanceTimersByTimeAsync(0);
     const stream = binding.last;
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 150; i++) {
       stream.deliver(new Int16Array(320));
       await vi.advanceTimersByTimeAsync(20);
     }
@@ -76,15 +97,15 @@ describe('PortAudioInput whose device stops delivering', () => {
     expect(failure).toBeUndefined();
     await vi.advanceTimersByTimeAsync(400);
     await reading;
-    expect(frames).toHaveLength(10);
+    expect(frames).toHaveLength(150);
     expect(isAppError(failure, 'AUDIO_DEVICE_LOST')).toBe(true);
     expect((failure as Error).message).toContain('audio input "pulse" stopped delivering sound');
     expect(stream.quitCalls).toBe(1);
   });
 
-  it('gives a capture that has not started firstChunkMs before calling it lost', async () => {
+  it('gives a capture that has not started unsteadyStallMs before calling it lost', async () => {
     const binding = new FakePortAudio();
-    const input = PortAudioInput.open({ device: 'pulse', sampleRate: 16000, binding, clock, stallMs: 1000, firstChunkMs: 2500 });
+    const input = PortAudioInput.open({ device: 'pulse', sampleRate: 16000, binding, clock, stallMs: 1000, unsteadyStallMs: 3000 });
     let failure: unknown;
     const reading = (async () => {
       try {
@@ -93,9 +114,9 @@ describe('PortAudioInput whose device stops delivering', () => {
         failure = error;
       }
     })();
-    await vi.advanceTimersByTimeAsync(2000);
+    await vi.advanceTimersByTimeAsync(2900);
     expect(failure).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(400);
     await reading;
     expect(isAppError(failure, 'AUDIO_DEVICE_LOST')).toBe(true);
   });
@@ -104,14 +125,14 @@ describe('PortAudioInput whose device stops delivering', () => {
 describe('PortAudioOutput whose device stops taking audio', () => {
   it('is lost about stallMs after its last taken write: the write under way and drain throw, later writes throw at once, quit once', async () => {
     const binding = new FakePortAudio();
-    const output = PortAudioOutput.open({ device: 'pulse', sampleRate: 16000, binding, clock, queueChunks: 2, stallMs: 1000, firstChunkMs: 2500 });
+    const output = PortAudioOutput.open({ device: 'pulse', sampleRate: 16000, binding, clock, queueChunks: 2, stallMs: 1000, unsteadyStallMs: 3000 });
     const stream = binding.last;
     let ready = false;
     void output.ready.then(() => (ready = true));
     let lost: unknown;
     void output.lost.then((error) => (lost = error));
-    // The first two writes fill naudiodon's queue; the third is taken when the device plays.
-    for (let i = 0; i < 10; i++) {
+    // The first two writes fill naudiodon's queue; the third is taken when the device plays. 2.5 s of it: steady.
+    for (let i = 0; i < 250; i++) {
       await vi.advanceTimersByTimeAsync(10);
       stream.accept();
     }
@@ -133,9 +154,9 @@ describe('PortAudioOutput whose device stops taking audio', () => {
     expect(stream.quitCalls).toBe(1);
   });
 
-  it('is not ready, and not lost, while naudiodon only fills its queue within firstChunkMs', async () => {
+  it('is not ready, and not lost, while naudiodon only fills its queue within unsteadyStallMs', async () => {
     const binding = new FakePortAudio();
-    const output = PortAudioOutput.open({ device: 'pulse', sampleRate: 16000, binding, clock, queueChunks: 2, stallMs: 1000, firstChunkMs: 2500 });
+    const output = PortAudioOutput.open({ device: 'pulse', sampleRate: 16000, binding, clock, queueChunks: 2, stallMs: 1000, unsteadyStallMs: 3000 });
     const stream = binding.last;
     let ready = false;
     let lost = false;
