@@ -8,7 +8,7 @@
  * user speaks, the decoder's sentence check on the endpointer), once per
  * end-of-turn arm:
  *
- * - `fixed_500`: `[vad] silence_ms = 500`, `sentence_end_silence_ms = 0` (the old rule);
+ * - `fixed_500`: `[vad] silence_ms = 500`, `sentence_end_silence_ms = 0`, `unfinished_silence_ms = 0` (the old rule);
  * - `defaults`: the config schema's defaults at the time of the run;
  * - `sentence_end_250`: the defaults with `[vad] sentence_end_silence_ms = 250`.
  *
@@ -44,7 +44,7 @@ const LIMIT = Number(process.env.PAUSES_LIMIT ?? Number.POSITIVE_INFINITY);
 /** The arms: config tables over the defaults, each with the resident decoder. */
 const STT = { engine: 'pocketsphinx' };
 const ARMS: { name: string; raw: Record<string, unknown> }[] = [
-  { name: 'fixed_500', raw: { stt: STT, vad: { silence_ms: 500, sentence_end_silence_ms: 0 } } },
+  { name: 'fixed_500', raw: { stt: STT, vad: { silence_ms: 500, sentence_end_silence_ms: 0, unfinished_silence_ms: 0 } } },
   { name: 'defaults', raw: { stt: STT } },
   { name: 'sentence_end_250', raw: { stt: STT, vad: { sentence_end_silence_ms: 250 } } },
   // PAUSES_ARMS='[{"name":"x","vad":{...}}]': more arms to compare (their tables over the defaults).

@@ -116,12 +116,12 @@ async function throughCapturePath(stt: StreamingStt, vad: Vad, clip: SpeechClip,
       if (event.type === 'speech_start') {
         const session = stt.startUtterance();
         session.push(event.samples);
-        endpointer.setSentenceCheck(() => session.sentenceComplete?.(sentenceEndSilenceMs) ?? false);
+        endpointer.setEndCheck(() => ((session.sentenceComplete?.(sentenceEndSilenceMs) ?? false) ? 'finished' : 'unknown'));
         open = session;
       } else if (open) {
         heard.push((await open.finish()).text);
         open = undefined;
-        endpointer.setSentenceCheck(undefined);
+        endpointer.setEndCheck(undefined);
       }
     }
   };

@@ -256,13 +256,22 @@ const configTables = z.strictObject({
        * sentence (its words unchanged that long, where the language model expects an end, or a
        * complete grammar sentence); 0 = off. Must be below silence_ms.
        */
-      sentence_end_silence_ms: z.int().min(0).max(10_000).default(0),
+      sentence_end_silence_ms: z.int().min(0).max(10_000).default(160),
+      /**
+       * A longer silence that ends an utterance whose recognized words stop where no sentence
+       * ends (a trailing "and", "the", "of"): a thinking pause is not the end; 0 = off. Above silence_ms.
+       */
+      unfinished_silence_ms: z.int().min(0).max(10_000).default(1000),
       /** Audio kept from before speech started, so no first word is clipped. */
       prefix_ms: z.int().min(0).max(2000).default(300),
     })
     .refine((vad) => vad.sentence_end_silence_ms < vad.silence_ms, {
       path: ['sentence_end_silence_ms'],
       message: 'must be below vad.silence_ms (0 = off)',
+    })
+    .refine((vad) => vad.unfinished_silence_ms === 0 || vad.unfinished_silence_ms > vad.silence_ms, {
+      path: ['unfinished_silence_ms'],
+      message: 'must be above vad.silence_ms (0 = off)',
     })
     .prefault({}),
   /** How a spoken turn ends and how soon its answer starts. */

@@ -62,6 +62,7 @@ export async function detectorFromConfig(config: Config): Promise<UtteranceDetec
     minSpeechMs: config.vad.min_speech_ms,
     endSilenceMs: config.vad.silence_ms,
     sentenceEndSilenceMs: config.vad.sentence_end_silence_ms,
+    unfinishedSilenceMs: config.vad.unfinished_silence_ms,
     prefixPaddingMs: config.vad.prefix_ms,
   });
   const holdMs = config.vad.sentence_end_silence_ms;
@@ -69,7 +70,7 @@ export async function detectorFromConfig(config: Config): Promise<UtteranceDetec
     push: async (frame) => detectorEvents(await endpointer.push(frame.samples)),
     flush: async () => detectorEvents(await endpointer.flush()),
     reset: () => endpointer.reset(),
-    setSentenceCheck: (check) => endpointer.setSentenceCheck(check && (() => check(holdMs))),
+    setEndCheck: (check) => endpointer.setEndCheck(check && (() => check(holdMs))),
     setPauseListener: (listener) => endpointer.setPauseListener(listener),
     close: () => vad.close(),
   };

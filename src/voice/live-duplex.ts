@@ -106,6 +106,7 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
         minSpeechMs: config.vad.min_speech_ms,
         endSilenceMs: config.vad.silence_ms,
         sentenceEndSilenceMs: config.vad.sentence_end_silence_ms,
+        unfinishedSilenceMs: config.vad.unfinished_silence_ms,
         prefixPaddingMs: config.vad.prefix_ms,
       },
       renderBufferMs: d.render_buffer_ms,

@@ -33,7 +33,9 @@ describe('config merge over the built-in defaults', () => {
     expect(c.stt.engine).toBe('pocketsphinx');
     // Unset: the engine's own interval (engines.ts).
     expect(c.stt.partial_interval_ms).toBeUndefined();
-    expect(c.vad.sentence_end_silence_ms).toBe(0);
+    expect(c.vad.sentence_end_silence_ms).toBe(160);
+    expect(c.vad.unfinished_silence_ms).toBe(1000);
+    expect(c.turn).toEqual({ preemptive: true, preemptive_pause_ms: 100 });
   });
 
   it('lets a new language be added with both of its keys', () => {

@@ -13,7 +13,7 @@
 import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus } from '../../events/index.js';
 import { concatSamples } from '../audio/index.js';
-import { finishedSentence } from '../session/end-of-turn.js';
+import { wordsVerdict } from '../session/end-of-turn.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
 import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type PartialTranscript, type RecognitionSession, type StreamingStt, type Transcript } from '../types.js';
 import type { Endpointer, EndpointerEvent } from '../vad/index.js';
@@ -149,7 +149,7 @@ export class ListeningPipeline {
     this.onsetAtMs = undefined;
     this.recognition?.cancel();
     this.recognition = undefined;
-    this.options.endpointer.setSentenceCheck(undefined);
+    this.options.endpointer.setEndCheck(undefined);
     this.options.dispatch({ type: 'speech_ended' });
   }
 
@@ -171,7 +171,7 @@ export class ListeningPipeline {
     this.recognition = recognition;
     const { endpointer } = this.options;
     const holdMs = endpointer.config.sentenceEndSilenceMs;
-    endpointer.setSentenceCheck(recognition.sentenceComplete ? () => finishedSentence(recognition, holdMs) : undefined);
+    endpointer.setEndCheck(() => wordsVerdict(recognition, holdMs));
   }
 
   /** Final transcripts in utterance order: the state machine pairs each with its utterance. */

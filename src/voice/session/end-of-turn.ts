@@ -1,4 +1,5 @@
 import type { RecognitionSession } from '../types.js';
+import type { WordsVerdict } from '../vad/index.js';
 
 /**
  * Words a finished question does not end on: a sentence whose last word is
@@ -7,16 +8,12 @@ import type { RecognitionSession } from '../types.js';
  * speaks; an unknown language has no list (the model alone decides).
  */
 const OPEN_ENDINGS: Record<string, ReadonlySet<string>> = {
-  en: new Set(
-    ('a an the and or but so because if than that this these those of to in on at for with from by about into over under ' +
-      'my your his her their our its what whats which who whose where when how is are was were am be i we you he she they ' +
-      'um uh er erm some any very more most less much many')
-      .split(' '),
-  ),
+  // Not the words a question may end on: "how are you", "where is it from", "what is it about", "I think so".
+  en: new Set('a an the and or but nor because if than of in to with my your his her their our its whats um uh er erm very'.split(' ')),
+  // Not "come", "dove", "perché", "quando": a question may be that one word.
   it: new Set(
     ('e o ma che se il lo la i gli le un uno una di a da in con su per tra fra del dello della dei degli delle ' +
-      'al allo alla ai agli alle nel nello nella nei negli nelle mio mia tuo tua suo sua quale qual come dove quando perché è sono molto più')
-      .split(' '),
+      'al allo alla ai agli alle nel nello nella nei negli nelle mio mia tuo tua suo sua').split(' '),
   ),
 };
 
@@ -38,11 +35,14 @@ export function endsOpen(text: string, language?: string): boolean {
 }
 
 /**
- * The early end of turn's check: the recognizer says the words make a finished sentence that
- * stood unchanged `holdMs` of audio, and they do not stop on a word no sentence ends with.
+ * What the words recognized so far say of the turn's end (the endpointer's check):
+ * `finished` when the recognizer calls them a finished sentence that stood unchanged `holdMs`
+ * of audio and they do not stop on a word no sentence ends with; `open` when they do stop on
+ * one; else (or no words yet) `unknown`.
  */
-export function finishedSentence(recognition: RecognitionSession, holdMs: number, language?: string): boolean {
-  if (!(recognition.sentenceComplete?.(holdMs) ?? false)) return false;
+export function wordsVerdict(recognition: RecognitionSession, holdMs: number, language?: string): WordsVerdict {
   const words = recognition.hypothesis?.();
-  return words === undefined || !endsOpen(words, language);
+  if (words !== undefined && words.trim() !== '' && endsOpen(words, language)) return 'open';
+  if (recognition.sentenceComplete?.(holdMs) ?? false) return 'finished';
+  return 'unknown';
 }

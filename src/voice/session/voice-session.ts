@@ -3,8 +3,9 @@ import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus, type VoiceTrigger } from '../../events/index.js';
 import type { ConfirmationChannel, SpokenTurnOutcome, VoiceConversation } from '../host-ports.js';
 import type { AudioFrame, AudioInput, RecognitionSession, StreamingStt, Transcript } from '../types.js';
+import type { WordsVerdict } from '../vad/index.js';
 import { SAMPLE_RATE } from '../types.js';
-import { finishedSentence } from './end-of-turn.js';
+import { wordsVerdict } from './end-of-turn.js';
 import { Preemption } from './preemption.js';
 import type { Speaker } from './speaker.js';
 
@@ -16,10 +17,10 @@ export interface UtteranceDetector {
   flush(): Promise<DetectorEvent[]>;
   reset(): void;
   /**
-   * Lets the words recognized so far end an utterance before the whole end silence (see
-   * `Endpointer.setSentenceCheck`): `holdMs` is the shorter silence, the check the recognizer's.
+   * Lets the words recognized so far end an utterance sooner, or later (see
+   * `Endpointer.setEndCheck`): `holdMs` is the shorter silence, the verdict the recognizer's.
    */
-  setSentenceCheck?(check: ((holdMs: number) => boolean) | undefined): void;
+  setEndCheck?(check: ((holdMs: number) => WordsVerdict) | undefined): void;
   /** Told the silence so far (0: voiced) after each window of an utterance under way (see `Endpointer.setPauseListener`). */
   setPauseListener?(listener: ((silenceMs: number) => void) | undefined): void;
 }
@@ -267,7 +268,7 @@ class UtteranceRecognition {
         const recognition = this.session.startRecognition(event.samples, this.signal);
         this.open = recognition;
         const language = this.session.language;
-        this.detector.setSentenceCheck?.(recognition.sentenceComplete ? (holdMs) => finishedSentence(recognition, holdMs, language) : undefined);
+        this.detector.setEndCheck?.((holdMs) => wordsVerdict(recognition, holdMs, language));
         const preemption = this.askAhead ? this.session.newPreemption() : undefined;
         this.preemption = preemption;
         if (preemption) this.detector.setPauseListener?.((silenceMs) => preemption.pause(silenceMs, recognition));
@@ -277,7 +278,7 @@ class UtteranceRecognition {
         const preemption = this.preemption;
         this.open = undefined;
         this.preemption = undefined;
-        this.detector.setSentenceCheck?.(undefined);
+        this.detector.setEndCheck?.(undefined);
         this.detector.setPauseListener?.(undefined);
         heard.push({ samples: event.samples, recognition, ...(preemption ? { preemption } : {}) });
       }
@@ -288,7 +289,7 @@ class UtteranceRecognition {
   /** An utterance still open (the input ended or failed mid-way) is dropped. */
   cancel(): void {
     this.drop();
-    this.detector.setSentenceCheck?.(undefined);
+    this.detector.setEndCheck?.(undefined);
     this.detector.setPauseListener?.(undefined);
   }
 

@@ -15,6 +15,11 @@ export interface EndpointerConfig {
    * finished sentence (see `Endpointer.setSentenceCheck`); 0 = off.
    */
   sentenceEndSilenceMs: number;
+  /**
+   * A longer silence that ends an utterance when its words stop where no sentence ends (a
+   * trailing "and", "the": see `Endpointer.setEndCheck`); 0 = off (endSilenceMs).
+   */
+  unfinishedSilenceMs: number;
   /** Audio kept before the detected onset: the model fires a little after a soft first consonant. */
   prefixPaddingMs: number;
   /** Audio kept after the last voiced window (a trailing fricative scores low); at most endSilenceMs. */
@@ -26,6 +31,7 @@ export const ENDPOINTER_DEFAULTS = {
   minSpeechMs: 250,
   endSilenceMs: 500,
   sentenceEndSilenceMs: 0,
+  unfinishedSilenceMs: 0,
   prefixPaddingMs: 300,
   suffixPaddingMs: 300,
 } as const;
@@ -46,6 +52,7 @@ export function resolveEndpointerConfig(partial: Partial<EndpointerConfig> = {})
     minSpeechMs: partial.minSpeechMs ?? ENDPOINTER_DEFAULTS.minSpeechMs,
     endSilenceMs: partial.endSilenceMs ?? ENDPOINTER_DEFAULTS.endSilenceMs,
     sentenceEndSilenceMs: partial.sentenceEndSilenceMs ?? ENDPOINTER_DEFAULTS.sentenceEndSilenceMs,
+    unfinishedSilenceMs: partial.unfinishedSilenceMs ?? ENDPOINTER_DEFAULTS.unfinishedSilenceMs,
     prefixPaddingMs: partial.prefixPaddingMs ?? ENDPOINTER_DEFAULTS.prefixPaddingMs,
     suffixPaddingMs: partial.suffixPaddingMs ?? ENDPOINTER_DEFAULTS.suffixPaddingMs,
   };
@@ -53,12 +60,15 @@ export function resolveEndpointerConfig(partial: Partial<EndpointerConfig> = {})
   if (!(config.negativeThreshold > 0 && config.negativeThreshold <= config.threshold)) {
     throw invalid('negativeThreshold', `must be in (0, threshold ${config.threshold}], got ${config.negativeThreshold}`);
   }
-  for (const key of ['minSpeechMs', 'endSilenceMs', 'sentenceEndSilenceMs', 'prefixPaddingMs', 'suffixPaddingMs'] as const) {
+  for (const key of ['minSpeechMs', 'endSilenceMs', 'sentenceEndSilenceMs', 'unfinishedSilenceMs', 'prefixPaddingMs', 'suffixPaddingMs'] as const) {
     if (!(Number.isFinite(config[key]) && config[key] >= 0)) throw invalid(key, `must be a number of ms >= 0, got ${config[key]}`);
   }
   if (config.endSilenceMs === 0) throw invalid('endSilenceMs', 'must be above 0, or one quiet window would end every utterance');
   if (config.sentenceEndSilenceMs >= config.endSilenceMs) {
     throw invalid('sentenceEndSilenceMs', `must be below endSilenceMs (${config.endSilenceMs}), or 0 for off; got ${config.sentenceEndSilenceMs}`);
+  }
+  if (config.unfinishedSilenceMs !== 0 && config.unfinishedSilenceMs <= config.endSilenceMs) {
+    throw invalid('unfinishedSilenceMs', `must be above endSilenceMs (${config.endSilenceMs}), or 0 for off; got ${config.unfinishedSilenceMs}`);
   }
   if (config.suffixPaddingMs > config.endSilenceMs) {
     throw invalid('suffixPaddingMs', `must be at most endSilenceMs (${config.endSilenceMs}): later audio has not been seen when speech ends`);

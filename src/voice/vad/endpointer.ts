@@ -45,6 +45,9 @@ export interface SpeechEndEvent {
 
 export type EndpointerEvent = SpeechStartEvent | SpeechEndEvent;
 
+/** What an utterance's words say of its end: a finished sentence, words that stop open ("and", "the"), or nothing. */
+export type WordsVerdict = 'finished' | 'open' | 'unknown';
+
 const samplesOf = (ms: number) => Math.round((ms * SAMPLE_RATE) / 1000);
 const msOf = (samples: number) => Math.round((samples * 1000) / SAMPLE_RATE);
 const frameOf = (sample: number) => Math.floor(sample / FRAME_SAMPLES);
@@ -58,8 +61,10 @@ export class Endpointer {
   private readonly prefixSamples: number;
   private readonly suffixSamples: number;
   private readonly sentenceEndSamples: number;
-  /** Whether the words of the utterance so far make a finished sentence (the recognizer's view). */
-  private sentenceCheck: (() => boolean) | undefined;
+  private readonly endSilenceSamples: number;
+  private readonly unfinishedSamples: number;
+  /** What the words of the utterance so far say of its end (the recognizer's view). */
+  private endCheck: (() => WordsVerdict) | undefined;
   /** Told the silence so far (0 when voiced) after every window of confirmed speech. */
   private pauseListener: ((silenceMs: number) => void) | undefined;
   private readonly buffer = new SampleBuffer();
@@ -78,11 +83,15 @@ export class Endpointer {
     this.prefixSamples = samplesOf(this.config.prefixPaddingMs);
     this.suffixSamples = samplesOf(this.config.suffixPaddingMs);
     this.sentenceEndSamples = samplesOf(this.config.sentenceEndSilenceMs);
+    this.endSilenceSamples = samplesOf(this.config.endSilenceMs);
+    this.unfinishedSamples = samplesOf(this.config.unfinishedSilenceMs);
     this.detector = new SpeechDetector({
       threshold: this.config.threshold,
       negativeThreshold: this.config.negativeThreshold,
       minSpeechSamples: samplesOf(this.config.minSpeechMs),
-      endSilenceSamples: samplesOf(this.config.endSilenceMs),
+      endSilenceSamples: this.endSilenceSamples,
+      // The longest end: the endpointer ends speech sooner by its words (endRule).
+      speechEndSilenceSamples: Math.max(this.endSilenceSamples, this.unfinishedSamples),
     });
     this.vad.reset();
   }
@@ -112,11 +121,12 @@ export class Endpointer {
   }
 
   /**
-   * Asked once `sentenceEndSilenceMs` of silence followed speech: true ends the utterance
-   * there, without waiting for the whole end silence. Undefined: never early.
+   * Asked during the silence after speech what its words say: `finished` ends the utterance
+   * once `sentenceEndSilenceMs` of silence followed them, `open` (they stop on "and", "the")
+   * waits `unfinishedSilenceMs`, `unknown` the usual `endSilenceMs`. Undefined: always the usual.
    */
-  setSentenceCheck(check: (() => boolean) | undefined): void {
-    this.sentenceCheck = check;
+  setEndCheck(check: (() => WordsVerdict) | undefined): void {
+    this.endCheck = check;
   }
 
   /**
@@ -159,9 +169,10 @@ export class Endpointer {
       this.nextWindow = start + size;
       let transition = this.detector.step(start, size, probability);
       let rule: SpeechEndEvent['rule'] = 'silence';
-      if (transition === null && this.endsEarly()) {
+      const byWords = transition === null ? this.endByWords() : undefined;
+      if (byWords) {
         transition = this.detector.endNow();
-        rule = 'complete';
+        rule = byWords;
       }
       if (transition === null && this.detector.state === 'speech') this.pauseListener?.(msOf(this.detector.silentSamples));
       if (transition === 'start') {
@@ -181,9 +192,17 @@ export class Endpointer {
     return events;
   }
 
-  private endsEarly(): boolean {
-    if (this.sentenceEndSamples === 0 || this.sentenceCheck === undefined || this.detector.state !== 'speech') return false;
-    return this.detector.silentSamples >= this.sentenceEndSamples && this.sentenceCheck();
+  /** Ends speech before the detector's longest silence: a finished sentence after the short one, else the usual one unless the words stop open. */
+  private endByWords(): 'complete' | 'silence' | undefined {
+    if (this.detector.state !== 'speech') return undefined;
+    const silent = this.detector.silentSamples;
+    const early = this.sentenceEndSamples > 0 && silent >= this.sentenceEndSamples;
+    const usual = silent >= this.endSilenceSamples;
+    if (!early && !usual) return undefined;
+    const verdict = this.endCheck?.() ?? 'unknown';
+    if (early && verdict === 'finished') return 'complete';
+    if (usual && !(verdict === 'open' && this.unfinishedSamples > this.endSilenceSamples)) return 'silence';
+    return undefined;
   }
 
   private endEvent(rule: SpeechEndEvent['rule']): SpeechEndEvent {

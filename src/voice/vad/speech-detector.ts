@@ -16,6 +16,8 @@ export interface DetectorSettings {
   negativeThreshold: number;
   minSpeechSamples: number;
   endSilenceSamples: number;
+  /** Silence that ends confirmed speech (the endpointer may end it sooner); default endSilenceSamples. */
+  speechEndSilenceSamples?: number;
 }
 
 export type DetectorState = 'idle' | 'candidate' | 'speech';
@@ -80,7 +82,7 @@ export class SpeechDetector {
       if (this.silent >= endSilenceSamples) this.current = 'idle';
       return null;
     }
-    if (this.silent >= endSilenceSamples) {
+    if (this.silent >= (this.settings.speechEndSilenceSamples ?? endSilenceSamples)) {
       this.current = 'idle';
       return 'end';
     }

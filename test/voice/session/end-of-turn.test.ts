@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsOpen, finishedSentence } from '../../../src/voice/session/end-of-turn.js';
+import { endsOpen, wordsVerdict } from '../../../src/voice/session/end-of-turn.js';
 import type { RecognitionSession } from '../../../src/voice/types.js';
 
 function recognizing(words: string, complete: boolean): RecognitionSession {
@@ -11,6 +11,9 @@ describe('the words a finished question does not end on', () => {
     expect(endsOpen("what's the weather in", 'en')).toBe(true);
     expect(endsOpen('turn on the lights and', 'en')).toBe(true);
     expect(endsOpen('play the', 'en')).toBe(true);
+    // English questions end on a preposition or a pronoun.
+    expect(endsOpen('where is it from', 'en')).toBe(false);
+    expect(endsOpen('how are you', 'en')).toBe(false);
     expect(endsOpen("What's the weather in Rome?", 'en')).toBe(false);
     expect(endsOpen('che tempo fa a', 'it')).toBe(true);
     expect(endsOpen('che tempo fa a Roma', 'it')).toBe(false);
@@ -21,9 +24,12 @@ describe('the words a finished question does not end on', () => {
     expect(endsOpen('prendi il', undefined)).toBe(true);
   });
 
-  it('ends a turn early only when the recognizer calls the sentence finished and it does not end open', () => {
-    expect(finishedSentence(recognizing('ten of clubs', true), 160, 'en')).toBe(true);
-    expect(finishedSentence(recognizing('ten of clubs', false), 160, 'en')).toBe(false);
-    expect(finishedSentence(recognizing("what's the weather in", true), 160, 'en')).toBe(false);
+  it('calls the words finished only when the recognizer does and they do not end open; open when they stop on such a word', () => {
+    expect(wordsVerdict(recognizing('ten of clubs', true), 160, 'en')).toBe('finished');
+    expect(wordsVerdict(recognizing('ten of clubs', false), 160, 'en')).toBe('unknown');
+    expect(wordsVerdict(recognizing("what's the weather in", true), 160, 'en')).toBe('open');
+    expect(wordsVerdict(recognizing("what's the weather in", false), 160, 'en')).toBe('open');
+    // No words yet: nothing to go by.
+    expect(wordsVerdict(recognizing('', false), 160, 'en')).toBe('unknown');
   });
 });

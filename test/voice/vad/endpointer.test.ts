@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WavFileInput } from '../../../src/voice/audio/index.js';
-import { Endpointer, resolveEndpointerConfig, type EndpointerEvent } from '../../../src/voice/vad/index.js';
+import { Endpointer, resolveEndpointerConfig, type EndpointerEvent, type SpeechEndEvent, type WordsVerdict } from '../../../src/voice/vad/index.js';
 import { endpointFrames, findUtterances } from '../../support/segments.js';
 import { ScriptedVad, levelVad, script } from './scripted-vad.js';
 
@@ -58,24 +58,47 @@ describe('Endpointer (scripted VAD)', () => {
     expect(end.samples.subarray(0, start.samples.length)).toEqual(start.samples);
   });
 
-  it('ends early after sentenceEndSilenceMs when the sentence check says so, and only then', async () => {
-    const events = async (check: (() => boolean) | undefined) => {
+  it('ends early after sentenceEndSilenceMs when the words are a finished sentence, and only then', async () => {
+    const events = async (check: (() => WordsVerdict) | undefined) => {
       const endpointer = new Endpointer(new ScriptedVad(script([0, 10], [1, 20], [0, 40])), { sentenceEndSilenceMs: 200 });
-      endpointer.setSentenceCheck(check);
+      endpointer.setEndCheck(check);
       return brief(await run(endpointer, numbered(60 * W)));
     };
     // Voiced until frame 48; 7 silent windows (224 ms >= 200) later, at sample 18943 (frame 59), it ends,
     // its suffix padding cut to what was pushed by then (frames 1-59).
-    expect(await events(() => true)).toEqual([
+    expect(await events(() => 'finished')).toEqual([
       ['speech_start', 16, 28],
       ['speech_end', 16, 48, 1, 19200 - 320, 59],
     ]);
     const asked: number[] = [];
-    const refused = await events(() => (asked.push(1), false));
+    const refused = await events(() => (asked.push(1), 'unknown'));
     expect(refused[1]).toEqual(['speech_end', 16, 48, 1, 20160 - 320, 73]);
     // Asked on every silent window from 200 ms until the full end silence ended it.
     expect(asked.length).toBe(16 - 7);
     expect((await events(undefined))[1]).toEqual(refused[1]);
+  });
+
+  it('waits unfinishedSilenceMs when the words stop open, and says which rule ended the utterance', async () => {
+    const ended = async (verdict: WordsVerdict) => {
+      const endpointer = new Endpointer(new ScriptedVad(script([0, 10], [1, 20], [0, 50])), { sentenceEndSilenceMs: 200, unfinishedSilenceMs: 1000 });
+      endpointer.setEndCheck(() => verdict);
+      const events = await run(endpointer, numbered(80 * W));
+      return events.find((e) => e.type === 'speech_end') as SpeechEndEvent;
+    };
+    const open = await ended('open');
+    const unknown = await ended('unknown');
+    const finished = await ended('finished');
+    expect([finished.rule, unknown.rule, open.rule]).toEqual(['complete', 'silence', 'silence']);
+    // 7 windows (224 ms), 16 (512 ms), 32 (1024 ms) of silence.
+    expect([finished.silenceMs, unknown.silenceMs, open.silenceMs]).toEqual([224, 512, 1024]);
+    expect(open.endFrameIndex).toBe(unknown.endFrameIndex);
+    // 16 windows of 512 samples later, in 20 ms frames.
+    expect(open.detectedAtFrameIndex - unknown.detectedAtFrameIndex).toBe(Math.round(((32 - 16) * 512) / F));
+    // The input ending ends it whatever the words say.
+    const flushed = new Endpointer(new ScriptedVad(script([0, 10], [1, 20], [0, 10])), { unfinishedSilenceMs: 1000 });
+    flushed.setEndCheck(() => 'open');
+    const last = (await run(flushed, numbered(40 * W))).at(-1) as SpeechEndEvent;
+    expect(last.rule).toBe('stopped');
   });
 
   it('clamps the prefix to the start of the stream', async () => {
@@ -203,6 +226,7 @@ describe('endpointer config', () => {
       minSpeechMs: 250,
       endSilenceMs: 500,
       sentenceEndSilenceMs: 0,
+      unfinishedSilenceMs: 0,
       prefixPaddingMs: 300,
       suffixPaddingMs: 300,
     });
