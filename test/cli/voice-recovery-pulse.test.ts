@@ -270,4 +270,33 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     expect(d.stderr().match(/\[error\] VOICE_DEVICE_LOST: the reply stopped/g)).toHaveLength(1);
     d.alive();
   }, 90_000);
+
+  it('a quick restart (a headset plug): the idle voice notices its dead stream and listens again within 3 s of the server serving audio', async () => {
+    const server = pulse!;
+    home = await makeTempDir('da-voice-recovery-quick-');
+    llm = await startScriptedLlmServer();
+    const d = (daemon = await startDaemon(server, home, llm.url));
+    // Idle for a while: the speaker's stream is steady.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await server.kill();
+    const killedAt = Date.now();
+    const { spawnedAtMs } = await server.start();
+    const returnedAt = Date.now();
+    // The old stream is dead even though the server is back: it must be noticed and opened again.
+    await waitFor(async () => ((await d.listenStart()).status === 200 ? true : undefined), 'POST /listen/start to work again', 10_000);
+    const recoveredMs = Date.now() - returnedAt;
+    console.info(`quick restart: server back ${spawnedAtMs - killedAt} ms after the kill, serving audio ${returnedAt - spawnedAtMs} ms later; listening again ${recoveredMs} ms after that`);
+    expect(recoveredMs).toBeLessThan(3000);
+    await d.listenStop();
+    await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the voice to be idle', 10_000);
+    // A recording now really records: a reply is spoken to the end on the new stream.
+    llm.enqueue({ text: 'The light is on.' });
+    const spoken = await question(home, 'turn on the light');
+    expect(await d.listenStart()).toMatchObject({ status: 200 });
+    await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
+    await waitFor(() => (llm!.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
+    await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the reply to be spoken', 20_000);
+    expect(d.stderr()).not.toContain('VOICE_BUSY');
+    d.alive();
+  }, 90_000);
 });
