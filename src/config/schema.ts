@@ -285,7 +285,7 @@ const configTables = z.strictObject({
        */
       preemptive: z.boolean().default(true),
       /** The pause (ms of silence after the last voiced audio) after which such a request is sent. */
-      preemptive_pause_ms: z.int().min(0).max(5000).default(100),
+      preemptive_pause_ms: z.int().min(0).max(5000).default(32),
     })
     .prefault({}),
   duplex: duplexSchema.prefault({}),

@@ -35,7 +35,7 @@ describe('config merge over the built-in defaults', () => {
     expect(c.stt.partial_interval_ms).toBeUndefined();
     expect(c.vad.sentence_end_silence_ms).toBe(160);
     expect(c.vad.unfinished_silence_ms).toBe(1000);
-    expect(c.turn).toEqual({ preemptive: true, preemptive_pause_ms: 100 });
+    expect(c.turn).toEqual({ preemptive: true, preemptive_pause_ms: 32 });
   });
 
   it('lets a new language be added with both of its keys', () => {

@@ -14,8 +14,8 @@ export interface PreemptionOptions {
   sentenceLanguage: (sentence: string, fallback: string) => string;
 }
 
-/** The hypothesis must have stood unchanged this long (ms of audio) to be asked about. */
-const STABLE_MS = 100;
+/** Words that have stood unchanged this long into the pause (ms of silence) are asked about, finished-sounding or not. */
+const STEADY_MS = 32;
 
 /** Transcripts compared as one question: lower case, one space, no punctuation at either end. */
 function sameQuestion(a: string, b: string): boolean {
@@ -25,7 +25,7 @@ function sameQuestion(a: string, b: string): boolean {
 
 /**
  * Preemptive generation for one utterance, on the voice's side: when the
- * user pauses and the decoder's words look like a finished sentence, the
+ * user pauses and the decoder's words hold still and do not stop open, the
  * conversation is asked for a reply at once (`speculate`) and its first
  * segment is synthesized, unheard. Speech that goes on, or words that
  * change, discard it. At the end `take` hands it to the turn when the final
@@ -34,21 +34,28 @@ function sameQuestion(a: string, b: string): boolean {
  */
 export class Preemption {
   private current: SpeculativeReply | undefined;
+  /** The words heard in this pause, and how far into it they last changed. */
+  private heard: { words: string; atSilenceMs: number } | undefined;
 
   constructor(private readonly options: PreemptionOptions) {}
 
   /** After each VAD window of the utterance: the silence so far (0: voiced). */
   pause(silenceMs: number, recognition: RecognitionSession): void {
     if (silenceMs === 0) {
+      this.heard = undefined;
       this.discard('the user went on');
       return;
     }
-    if (silenceMs < this.options.pauseMs || !this.options.conversation.speculate) return;
     const words = recognition.hypothesis?.() ?? '';
-    const finished = words !== '' && !endsOpen(words, this.options.language) && (recognition.sentenceComplete?.(Math.min(silenceMs, STABLE_MS)) ?? false);
+    if (this.heard?.words !== words) this.heard = { words, atSilenceMs: silenceMs };
+    if (silenceMs < this.options.pauseMs || !this.options.conversation.speculate) return;
     if (this.current && sameQuestion(this.current.text, words)) return;
+    // Words that stop on "and", "the" are not a question yet; others are asked about once they hold still
+    // (at once when the recognizer calls them a finished sentence): the end of turn comes 160-500 ms later.
+    const steady = silenceMs - this.heard.atSilenceMs >= STEADY_MS || (recognition.sentenceComplete?.(Math.min(silenceMs, STEADY_MS)) ?? false);
+    const worthAsking = words.trim() !== '' && !endsOpen(words, this.options.language) && steady;
     this.discard('the words changed');
-    if (finished) this.start(words);
+    if (worthAsking) this.start(words);
   }
 
   /** The speculation for the turn of this final transcript, or undefined (discarded when it was for other words). */
