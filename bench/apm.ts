@@ -1,7 +1,7 @@
 import { WebRtcApm } from '../src/voice/apm/index.js';
 import { erleDb, runEchoLoop, simulateMic, type EchoPath } from '../test/support/synthetic-echo.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
-import { librivoxClips } from './lib/speech-clips.js';
+import { librivoxClips } from '../test/support/speech-clips.js';
 import { distribution, mean, p50, percentile, round } from '../test/support/stats.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 

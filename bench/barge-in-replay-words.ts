@@ -32,7 +32,7 @@ import { SileroVad } from '../src/voice/vad/index.js';
 import { wordErrors } from '../test/support/wer.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
 import { readRecordedRoom, recordedRoomNames, type RunRecordingFile } from './lib/run-recording.js';
-import { cardsClips, librivoxClips, type SpeechClip } from './lib/speech-clips.js';
+import { cardsClips, librivoxClips, type SpeechClip } from '../test/support/speech-clips.js';
 import { round } from '../test/support/stats.js';
 
 type Source = 'cleaned' | 'low';

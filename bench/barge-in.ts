@@ -37,7 +37,7 @@ import { ASSISTANT_SENTENCES } from '../test/support/echo-scenes.js';
 import { startPulse } from '../test/support/pulse-server.js';
 import { MonitorRecording } from '../test/support/room-monitor.js';
 import { startBenchLlm } from './lib/scripted-llm.js';
-import { cardsClips, librivoxClips, type SpeechClip } from './lib/speech-clips.js';
+import { cardsClips, librivoxClips, type SpeechClip } from '../test/support/speech-clips.js';
 import { RunRecording, type RecordedTrial } from './lib/run-recording.js';
 import { distribution, round } from '../test/support/stats.js';
 

@@ -6,7 +6,7 @@ import { SileroVad } from '../src/voice/vad/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
 import { ASSISTANT_SENTENCES, assistantVoice, echoScene, loadClip, playScene } from '../test/support/echo-scenes.js';
 import { BARGE_IN_APM, DOUBLE_TALK_APM } from '../test/support/barge-in-apm.js';
-import { LIBRIVOX_DIR } from './lib/speech-clips.js';
+import { LIBRIVOX_DIR } from '../test/support/speech-clips.js';
 import { distribution, round } from '../test/support/stats.js';
 import { seededRandom } from '../test/support/seeded-random.js';
 

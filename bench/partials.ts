@@ -7,7 +7,7 @@ import type { StreamingStt } from '../src/voice/types.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
 import { partialsFigures, utteranceFrom, type Trial, type Utterance } from '../test/support/partials-utterances.js';
 import { cpuSeconds, LoopDelay } from './lib/process-load.js';
-import { cardsClips, librivoxClips } from './lib/speech-clips.js';
+import { cardsClips, librivoxClips } from '../test/support/speech-clips.js';
 import { elapsedMs, now, round } from '../test/support/stats.js';
 
 /** The spawned engine at its best interval of the last run (BENCHMARKS.md, partials: 500 ms). */

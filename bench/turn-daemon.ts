@@ -44,7 +44,7 @@ import { loadClip } from '../test/support/echo-scenes.js';
 import { startPulse, type PulseServer } from '../test/support/pulse-server.js';
 import { addRoom, asoundrc, playInto, RoomRecorder, type Room } from './lib/room.js';
 import { benchLlmProfiles, llmFigures, startBenchLlm, type BenchLlm, type LlmProfile } from './lib/scripted-llm.js';
-import { CARDS_DIR, LIBRIVOX_DIR } from './lib/speech-clips.js';
+import { CARDS_DIR, LIBRIVOX_DIR } from '../test/support/speech-clips.js';
 import { round } from '../test/support/stats.js';
 import { ANSWER_RMS, measure, noAnswerReason, trialFigures, turnEventFigures, type Trial } from './lib/turn-daemon-trials.js';
 

@@ -13,7 +13,7 @@ import { sanitizeForSpeech, sentenceLanguagePicker } from '../src/voice/tts/inde
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
 import { benchLlmProfiles, llmFigures, startBenchLlm } from './lib/scripted-llm.js';
 import { turnEventFigures } from './lib/turn-daemon-trials.js';
-import { librivoxClips, withTrailingSilence } from './lib/speech-clips.js';
+import { librivoxClips, withTrailingSilence } from '../test/support/speech-clips.js';
 import { distribution } from '../test/support/stats.js';
 
 /** Every clip this many times per arm and LLM profile (TURN_ROUNDS=1 for a quick look). */

@@ -1,7 +1,7 @@
 import { Endpointer, SileroVad } from '../src/voice/vad/index.js';
 import { FRAME_SAMPLES } from '../src/voice/types.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
-import { librivoxClips } from './lib/speech-clips.js';
+import { librivoxClips } from '../test/support/speech-clips.js';
 import { distribution, elapsedMs, now, round } from '../test/support/stats.js';
 
 const ROUNDS = 5;

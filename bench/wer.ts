@@ -6,7 +6,7 @@ import { wordErrors } from '../test/support/wer.js';
 import type { RecognitionSession, StreamingStt, Vad } from '../src/voice/types.js';
 import { Endpointer, SileroVad } from '../src/voice/vad/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
-import { CARDS_GRAMMAR, cardsClips, librivoxClips, withTrailingSilence, type SpeechClip } from './lib/speech-clips.js';
+import { CARDS_GRAMMAR, cardsClips, librivoxClips, withTrailingSilence, type SpeechClip } from '../test/support/speech-clips.js';
 import { round } from '../test/support/stats.js';
 
 /**

@@ -124,8 +124,11 @@ async function refreshState() {
   header.mode(state.mode, voiceEnabled);
   el.listen.hidden = !voiceEnabled;
   const off = !voiceEnabled && typeof state.voice?.off === 'string' ? state.voice.off : '';
-  el.voiceOff.textContent = off ? `Voice off: ${off}` : '';
-  el.voiceOff.hidden = !off;
+  // A device gone now (the sound server restarted, a headset unplugged): what is missing, in words, until it is back.
+  const missing = Array.isArray(state.voice?.missing) ? state.voice.missing.map((device) => device.message).join('; ') : '';
+  el.voiceOff.textContent = off ? `Voice off: ${off}` : missing ? `Voice waiting: ${missing}` : '';
+  el.voiceOff.hidden = !off && !missing;
+  el.voiceOff.dataset.missing = missing ? 'true' : 'false';
   showListening(Boolean(state.voice?.listening));
   if (!voiceEnabled) showPartialTranscript('');
   inventory.providers(state.providers ?? []);
@@ -210,6 +213,9 @@ function handle(event) {
       return latency.firstToken(event.latencyMs);
     case 'llm.speculation':
       return latency.speculation(event);
+    case 'voice.device':
+      // /state says what is missing (voice.missing) while it is missing.
+      return refreshStateSoon();
     case 'voice.speech':
       return event.phase === 'end' && event.endRule ? latency.endOfTurn(event) : undefined;
     case 'turn.ended':

@@ -6,7 +6,7 @@
  * noise floor inserted (its quietest frames, looped: never digital silence,
  * which no microphone gives and a VAD finds too easy).
  */
-import { cardsClips, librivoxClips, type SpeechClip } from '../../bench/lib/speech-clips.js';
+import { cardsClips, librivoxClips, type SpeechClip } from './speech-clips.js';
 
 const RATE = 16_000;
 /** 20 ms: the frame a quiet point and the noise floor are measured in. */

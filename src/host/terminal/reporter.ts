@@ -54,6 +54,8 @@ export function describe(event: AssistantEvent): string | undefined {
       return event.phase === 'end' ? `[voice] speech ended (${event.durationMs ?? 0} ms of audio${endOfTurn(event)})` : undefined;
     case 'llm.speculation':
       return speculation(event);
+    case 'voice.device':
+      return event.status === 'lost' ? `[voice] the ${event.device === 'input' ? 'microphone' : 'speaker'} is gone: ${event.message}` : `[voice] the ${event.device === 'input' ? 'microphone' : 'speaker'} is back`;
     case 'voice.transcript':
       // A partial: what is being heard, for the eye only (the LLM gets the final one).
       if (!event.final) return `[hearing] ${event.text}`;

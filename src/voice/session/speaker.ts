@@ -74,16 +74,22 @@ export class Speaker {
    * the playback. Resolves to when the reply's first audio went out, if any did.
    */
   async finish(turnId?: string): Promise<{ firstAudioMs?: number }> {
-    await this.drain();
-    // A prepared sentence the reply did not say (its words came out otherwise) is not kept for the next one.
-    this.dropPrepared();
-    const firstAudioMs = this.firstAudioAtMs;
-    if (this.started || this.queued) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', atMs: this.clock(), turnId });
-    this.started = false;
-    this.queued = false;
-    this.firstAudioAtMs = undefined;
+    let firstAudioMs: number | undefined;
+    try {
+      await this.drain();
+    } finally {
+      firstAudioMs = this.firstAudioAtMs;
+      // A prepared sentence the reply did not say is not kept for the next one; a drain that failed
+      // (the device was lost) still ends this reply's playback, or the next reply would start "speaking".
+      this.dropPrepared();
+      if (this.started || this.queued) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', atMs: this.clock(), turnId });
+      this.started = false;
+      this.queued = false;
+      this.firstAudioAtMs = undefined;
+    }
     return firstAudioMs === undefined ? {} : { firstAudioMs };
   }
+
 
   private async speak(text: string, language: string, turnId: string | undefined, signal?: AbortSignal): Promise<void> {
     const speakable = this.options.sanitize(text);

@@ -85,10 +85,9 @@ export class VoiceService implements VoiceControl {
       const message = lost ? `the ${part} stopped: ${messageOf(error)}` : messageOf(error);
       const atMs = this.clock();
       this.bus.emit({ type: 'error', stage: 'voice', code: lost ? 'VOICE_DEVICE_LOST' : 'VOICE_FAILED', message, recoverable: true, atMs });
-      // What the activity (GET /state, the page) follows: the recording gave nothing to answer; the
-      // reply's playback ended (the speaker's finish says so only after a drain that worked).
+      // What the activity (GET /state, the page) follows: the recording gave nothing to answer (a reply's
+      // playback end is the speaker's, which says so even when its drain failed).
       if (part === 'recording') this.bus.emit({ type: 'voice.transcript', stage: 'stt', text: '', final: true, dropped: 'the recording failed', atMs });
-      else if (lost) this.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', atMs });
       return undefined;
     } finally {
       this.stop = undefined;

@@ -53,11 +53,14 @@ describe('the terminal reporter', () => {
     bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: 80, durationMs: 1600, endRule: 'complete', silenceMs: 256, atMs: 2 });
     bus.emit({ type: 'llm.speculation', stage: 'llm', phase: 'used', speculationId: 's2', turnId: 't', text: 'what time is it in Rome', atMs: 3 });
     bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'end', frame: 90, durationMs: 900, endRule: 'silence', silenceMs: 704, atMs: 4 });
+    bus.emit({ type: 'voice.device', stage: 'voice', device: 'output', status: 'lost', message: 'the sound server has gone', atMs: 5 });
+    bus.emit({ type: 'voice.device', stage: 'voice', device: 'output', status: 'restored', message: 'playing again', atMs: 6 });
     stop();
     expect(out.text()).toBe(
       '[llm] a reply asked ahead while you paused\n[llm] the reply asked ahead is dropped: the user went on, 7 pieces thrown away\n' +
         '[voice] speech ended (1600 ms of audio; a finished sentence after 256 ms of silence)\n[llm] the reply asked ahead is used\n' +
-        '[voice] speech ended (900 ms of audio; the whole silence after 704 ms of silence)\n',
+        '[voice] speech ended (900 ms of audio; the whole silence after 704 ms of silence)\n' +
+        '[voice] the speaker is gone: the sound server has gone\n[voice] the speaker is back\n',
     );
   });
 });
