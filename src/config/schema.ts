@@ -258,8 +258,9 @@ const configTables = z.strictObject({
        */
       sentence_end_silence_ms: z.int().min(0).max(10_000).default(160),
       /**
-       * A longer silence that ends an utterance whose recognized words stop where no sentence
-       * ends (a trailing "and", "the", "of"): a thinking pause is not the end; 0 = off. Above silence_ms.
+       * A longer silence that ends an utterance when the resident recognizer hears words that are
+       * not a finished sentence ("what's the weather in"): a thinking pause is not the end; 0 = off.
+       * Above silence_ms.
        */
       unfinished_silence_ms: z.int().min(0).max(10_000).default(1000),
       /** Audio kept from before speech started, so no first word is clipped. */

@@ -37,12 +37,12 @@ export function endsOpen(text: string, language?: string): boolean {
 /**
  * What the words recognized so far say of the turn's end (the endpointer's check):
  * `finished` when the recognizer calls them a finished sentence that stood unchanged `holdMs`
- * of audio and they do not stop on a word no sentence ends with; `open` when they do stop on
- * one; else (or no words yet) `unknown`.
+ * of audio and they do not stop on a word no sentence ends with; `open` for any other words
+ * (a pause inside a question must not end it); `unknown` when the recognizer tells neither
+ * (an engine without a live hypothesis: the usual silence) or has no words yet.
  */
 export function wordsVerdict(recognition: RecognitionSession, holdMs: number, language?: string): WordsVerdict {
   const words = recognition.hypothesis?.();
-  if (words !== undefined && words.trim() !== '' && endsOpen(words, language)) return 'open';
-  if (recognition.sentenceComplete?.(holdMs) ?? false) return 'finished';
-  return 'unknown';
+  if (words === undefined || recognition.sentenceComplete === undefined || words.trim() === '') return 'unknown';
+  return !endsOpen(words, language) && recognition.sentenceComplete(holdMs) ? 'finished' : 'open';
 }

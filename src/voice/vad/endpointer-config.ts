@@ -16,8 +16,8 @@ export interface EndpointerConfig {
    */
   sentenceEndSilenceMs: number;
   /**
-   * A longer silence that ends an utterance when its words stop where no sentence ends (a
-   * trailing "and", "the": see `Endpointer.setEndCheck`); 0 = off (endSilenceMs).
+   * A longer silence that ends an utterance when its words are not a finished sentence (see
+   * `Endpointer.setEndCheck`); 0 = off (endSilenceMs).
    */
   unfinishedSilenceMs: number;
   /** Audio kept before the detected onset: the model fires a little after a soft first consonant. */

@@ -45,7 +45,7 @@ export interface SpeechEndEvent {
 
 export type EndpointerEvent = SpeechStartEvent | SpeechEndEvent;
 
-/** What an utterance's words say of its end: a finished sentence, words that stop open ("and", "the"), or nothing. */
+/** What an utterance's words say of its end: a finished sentence, words that are not one yet, or nothing. */
 export type WordsVerdict = 'finished' | 'open' | 'unknown';
 
 const samplesOf = (ms: number) => Math.round((ms * SAMPLE_RATE) / 1000);
@@ -122,7 +122,7 @@ export class Endpointer {
 
   /**
    * Asked during the silence after speech what its words say: `finished` ends the utterance
-   * once `sentenceEndSilenceMs` of silence followed them, `open` (they stop on "and", "the")
+   * once `sentenceEndSilenceMs` of silence followed them, `open` (not a finished sentence)
    * waits `unfinishedSilenceMs`, `unknown` the usual `endSilenceMs`. Undefined: always the usual.
    */
   setEndCheck(check: (() => WordsVerdict) | undefined): void {

@@ -24,12 +24,15 @@ describe('the words a finished question does not end on', () => {
     expect(endsOpen('prendi il', undefined)).toBe(true);
   });
 
-  it('calls the words finished only when the recognizer does and they do not end open; open when they stop on such a word', () => {
+  it('calls the words finished only when the recognizer does and they do not end open, else open; unknown without live words', () => {
     expect(wordsVerdict(recognizing('ten of clubs', true), 160, 'en')).toBe('finished');
-    expect(wordsVerdict(recognizing('ten of clubs', false), 160, 'en')).toBe('unknown');
+    // Words the recognizer does not call finished: not the end yet (a pause inside the question).
+    expect(wordsVerdict(recognizing('ten of clubs', false), 160, 'en')).toBe('open');
     expect(wordsVerdict(recognizing("what's the weather in", true), 160, 'en')).toBe('open');
     expect(wordsVerdict(recognizing("what's the weather in", false), 160, 'en')).toBe('open');
-    // No words yet: nothing to go by.
+    // No words yet, or an engine that has no live words: nothing to go by.
     expect(wordsVerdict(recognizing('', false), 160, 'en')).toBe('unknown');
+    const batch: RecognitionSession = { push: () => undefined, onPartial: () => () => undefined, finish: async () => ({ text: '', final: true }), cancel: () => undefined };
+    expect(wordsVerdict(batch, 160, 'en')).toBe('unknown');
   });
 });
