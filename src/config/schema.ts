@@ -241,6 +241,12 @@ const configTables = z.strictObject({
     .strictObject({
       input: z.string().min(1).default('default'),
       output: z.string().min(1).default('default'),
+      /**
+       * Audio queued ahead of the speaker, ms (10 ms chunks): less is a sooner first sound, too
+       * little clicks when the process is busy. Unset: 20 turn-based, 40 in full duplex (what the
+       * echo canceller was measured with).
+       */
+      output_buffer_ms: z.int().min(10).max(500).optional(),
     })
     .prefault({}),
   /** Voice activity detection (Silero): when an utterance starts and ends. */

@@ -2,7 +2,7 @@ import { voiceLanguages, type Config } from '../config/index.js';
 import type { AssistantBus } from '../events/index.js';
 import type { ConfirmationChannel, VoiceControl, VoiceConversation } from './host-ports.js';
 import { WebRtcApm, type WebRtcApmOptions } from './apm/index.js';
-import { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from './devices/index.js';
+import { chooseDevice, loadPortAudio, outputChunks, PortAudioInput, PortAudioOutput } from './devices/index.js';
 import { calibrateRoom, DoubleTalkMeter, duplexConfigFrom, DuplexVoice, type DuplexVoiceOptions, type EchoExcessMeter } from './duplex/index.js';
 import { sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
@@ -81,7 +81,7 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
     }
     const [stt, tts] = await Promise.all([sttFromConfig(config, 'full_duplex_agent'), ttsFromConfig(config)]);
     opened.push(stt, tts);
-    const output = options.output ?? PortAudioOutput.open({ device: speaker ?? config.audio.output });
+    const output = options.output ?? PortAudioOutput.open({ device: speaker ?? config.audio.output, ...(config.audio.output_buffer_ms === undefined ? {} : { queueChunks: outputChunks(config.audio.output_buffer_ms) }) });
     opened.push(output);
     const languages = Object.keys(voiceLanguages(config));
     const d = config.duplex;

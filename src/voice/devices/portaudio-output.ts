@@ -37,6 +37,11 @@ import {
   type PortAudioStream,
 } from './portaudio.js';
 
+/** naudiodon's queue length for `bufferMs` of audio in 10 ms chunks (at least 1). */
+export function outputChunks(bufferMs: number, chunkMs = 10): number {
+  return Math.max(1, Math.round(bufferMs / chunkMs));
+}
+
 export interface PortAudioOutputOptions {
   /** A device name or part of it (`[audio] output`), or one chooseDevice already found; default "default". */
   device?: string | PortAudioDevice;
