@@ -51,17 +51,20 @@ import { ANSWER_RMS, measure, noAnswerReason, trialFigures, turnEventFigures, ty
 /**
  * The daemons measured side by side, each in its own room: an `[stt] engine`, with today's defaults,
  * or with `:before` the end of turn and answer of issue 24's start (no preemptive generation, the
- * fixed 500 ms silence), so the old and the new run in one run (TURN_DAEMON_ENGINES=a,b:before).
+ * fixed 500 ms silence, 40 ms queued ahead of the speaker), so the old and the new run in one run (TURN_DAEMON_ENGINES=a,b:before).
  * An engine the config does not know is skipped with the reason.
  */
-const BEFORE = ['[turn]', 'preemptive = false', '[vad]', 'silence_ms = 500', 'sentence_end_silence_ms = 0'];
+const BEFORE = ['[turn]', 'preemptive = false', '[vad]', 'silence_ms = 500', 'sentence_end_silence_ms = 0', 'unfinished_silence_ms = 0'];
+/** ... and the speaker's queue of before (4 chunks of 10 ms). */
+const BEFORE_AUDIO = ['output_buffer_ms = 40'];
 const VARIANTS = (process.env.TURN_DAEMON_ENGINES ?? 'pocketsphinx,pocketsphinx:before')
   .split(',')
   .map((e) => e.trim())
   .filter((e) => e !== '')
   .map((spec) => {
     const [engine = spec, variant] = spec.split(':');
-    return { engine, name: variant ? `${engine}_${variant}` : engine, extra: variant === 'before' ? BEFORE : [] };
+    const before = variant === 'before';
+    return { engine, name: variant ? `${engine}_${variant}` : engine, extra: before ? BEFORE : [], audio: before ? BEFORE_AUDIO : [] };
   });
 type Variant = (typeof VARIANTS)[number];
 const MODES = [
@@ -163,6 +166,8 @@ async function runTurnDaemon(options: BenchmarkRunOptions = {}): Promise<Figures
         const events = slot.daemon.events.slice(slot.trials[0]?.fromEvent ?? slot.daemon.events.length);
         const measured = slot.trials.map((t) => measure(t, slot.recorder, slot.daemon.events));
         Object.assign(figures, trialFigures(slot.prefix, slot.trials, measured, events), turnEventFigures(slot.prefix, events), llmFigures(slot.prefix, slot.llm.stats()));
+        // Gaps the speaker played as silence (the daemon's audio_output_underflow log lines), over the whole phase.
+        figures[`${slot.prefix}_output_underflows`] = slot.daemon.underflows;
       }
     }
   } finally {
@@ -212,6 +217,7 @@ async function startSlot(variant: Variant, mode: Mode, profile: LlmProfile, room
         '[audio]',
         `input = "${room.micSource}"`,
         `output = "${room.speakerSink}"`,
+        ...variant.audio,
         '[http]',
         'port = 0',
         '[memory]',

@@ -29,6 +29,8 @@ export interface DaemonProcess {
   readonly state: string;
   /** How it exited, once it has (a crash in the middle of a run). */
   readonly exited: string | undefined;
+  /** Output underflows its speaker had so far (its `audio_output_underflow` log lines, read every 5 s and at the end). */
+  readonly underflows: number;
   post(path: string): Promise<{ status: number; body: unknown }>;
   /** SIGTERM (the daemon closes its voice, hub and API), then SIGKILL to its process group. */
   stop(): Promise<void>;
@@ -61,7 +63,12 @@ export async function startDaemonProcess(configDir: string, env: NodeJS.ProcessE
   live.add(child);
   let stdout = '';
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  let underflows = 0;
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    for (const match of text.matchAll(/"event":"audio_output_underflow","total":(\d+)/g)) underflows = Math.max(underflows, Number(match[1]));
+    stderr = (stderr + text).slice(-4000);
+  });
   const started = await new Promise<{ url: string; tokenFile: string } | string>((resolve) => {
     const timer = setTimeout(() => resolve(`the daemon did not say it was running within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -98,6 +105,9 @@ export async function startDaemonProcess(configDir: string, env: NodeJS.ProcessE
     },
     get exited() {
       return exited;
+    },
+    get underflows() {
+      return underflows;
     },
     async post(path) {
       const response = await fetch(`${started.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });

@@ -23,6 +23,8 @@ export interface AudioLibraryNews {
   busy: string | undefined;
   /** How many messages there were. */
   count: number;
+  /** How many said the output underflowed (PortAudio played silence: the process did not write in time). */
+  underflows: number;
 }
 
 let addon: AudioQuietAddon | undefined;
@@ -48,11 +50,25 @@ export function quietAudioLibraries(log: LogSink = process.stderr): void {
   }
 }
 
+let underflowsSeen = 0;
+
 /** Reads (and clears) what ALSA and JACK said since the last call. */
 export function takeAudioLibraryNews(): AudioLibraryNews {
   const news = audioLibraryNews(addon?.takeMessages() ?? []);
   if (news.noSoundCard) noSoundCardSeen = true;
+  underflowsSeen += news.underflows;
   return news;
+}
+
+/**
+ * Output underflows naudiodon reported in this process so far (read now): each one a gap the
+ * speaker played as silence, a click. Logged as `audio_output_underflow` when the count grew.
+ */
+export function countOutputUnderflows(log: LogSink = process.stderr): number {
+  const before = underflowsSeen;
+  takeAudioLibraryNews();
+  if (underflowsSeen > before) logEvent('warn', 'audio_output_underflow', { total: underflowsSeen, new: underflowsSeen - before }, log);
+  return underflowsSeen;
 }
 
 /** ALSA said at some probe of this process that there is no sound card. */
@@ -67,6 +83,7 @@ export function audioLibraryNews(messages: readonly string[]): AudioLibraryNews 
     noSoundCard: messages.some((m) => /cannot find card|no soundcards found/i.test(m)),
     busy,
     count: messages.length,
+    underflows: messages.filter((m) => /output underflow/i.test(m)).length,
   };
 }
 

@@ -23,6 +23,7 @@
 import { AppError, messageOf } from '../../errors/index.js';
 import { Resampler, floatToInt16, int16ToFloat, systemClock, type AudioClock } from '../audio/index.js';
 import { SAMPLE_RATE, type AudioOutput } from '../types.js';
+import { countOutputUnderflows } from './audio-quiet.js';
 import { PlaybackQueue } from './playback-queue.js';
 import { watchStall, type StallWatch } from './stall-watch.js';
 import {
@@ -36,6 +37,9 @@ import {
   type PortAudioDevice,
   type PortAudioStream,
 } from './portaudio.js';
+
+/** How often (chunks handed, 10 ms each) the output's underflows are read: every 5 s. */
+const UNDERFLOW_CHECK_CHUNKS = 500;
 
 /** naudiodon's queue length for `bufferMs` of audio in 10 ms chunks (at least 1). */
 export function outputChunks(bufferMs: number, chunkMs = 10): number {
@@ -162,6 +166,7 @@ export class PortAudioOutput implements AudioOutput {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.watch.stop();
+      countOutputUnderflows();
       this.clear();
       this.wakeHandOff();
       // quit releases a write blocked on a full queue, so the pump ends too.
@@ -209,6 +214,7 @@ export class PortAudioOutput implements AudioOutput {
         }
         if (taken) for (const settle of taken.settled) settle();
         if (this.handed === this.lastAudioChunk + this.queueChunks + 1) this.audioLeftQueueAtMs = this.clock.now();
+        if (this.handed % UNDERFLOW_CHECK_CHUNKS === 0) countOutputUnderflows();
         this.wakeHandOff();
       }
     } catch (error) {
