@@ -166,6 +166,8 @@ async function runTurnDaemon(options: BenchmarkRunOptions = {}): Promise<Figures
         const events = slot.daemon.events.slice(slot.trials[0]?.fromEvent ?? slot.daemon.events.length);
         const measured = slot.trials.map((t) => measure(t, slot.recorder, slot.daemon.events));
         Object.assign(figures, trialFigures(slot.prefix, slot.trials, measured, events), turnEventFigures(slot.prefix, events), llmFigures(slot.prefix, slot.llm.stats()));
+        // TURN_DAEMON_EVENTS=folder keeps each daemon's events, to look at one turn's stages.
+        if (process.env.TURN_DAEMON_EVENTS) await writeFile(join(process.env.TURN_DAEMON_EVENTS, `${slot.prefix}.json`), JSON.stringify(slot.daemon.events, null, 1));
         // Gaps the speaker played as silence (the daemon's audio_output_underflow log lines), over the whole phase.
         figures[`${slot.prefix}_output_underflows`] = slot.daemon.underflows;
       }

@@ -181,6 +181,6 @@ function lastLines(text: string): string {
 
 /** The environment a daemon gets: an allow-list (no OWNER_* or API keys of the caller leak in), plus `extra`. */
 export function daemonEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: process.env.LANG ?? 'C.UTF-8' };
+  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: process.env.LANG ?? 'C.UTF-8', ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}) };
   return { ...base, ...extra };
 }

@@ -120,6 +120,10 @@ export function turnEventFigures(prefix: string, events: readonly AssistantEvent
   const figures: Figures = {};
   for (const rule of END_RULES) figures[`${prefix}_end_rule_${rule}`] = ends.filter((e) => e.type === 'voice.speech' && e.endRule === rule).length;
   figures[`${prefix}_end_rule_unknown`] = ends.filter((e) => e.type === 'voice.speech' && e.endRule === undefined).length;
+  // The silence each end waited, as the endpointer counted it (Silero's windows after the last voiced one).
+  const silences = ends.flatMap((e) => (e.type === 'voice.speech' && e.silenceMs !== undefined ? [e.silenceMs] : []));
+  Object.assign(figures, dist(`${prefix}_end_silence`, silences));
+  figures[`${prefix}_end_silences`] = silences.join(' ');
   return {
     ...figures,
     [`${prefix}_turns`]: turns,

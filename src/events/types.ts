@@ -57,8 +57,11 @@ export type AssistantEvent =
    * silence (`silence`), or the recording's stop (`stopped`); `silenceMs` the silence it waited.
    */
   | (Base & { type: 'voice.speech'; stage: 'vad'; phase: 'start' | 'end'; frame: number; durationMs?: number; rule?: 'cleaned' | 'double_talk'; endRule?: EndOfTurnRule; silenceMs?: number })
-  /** `final: false` is a partial (never sent to the LLM); `stable` its leading words two decodes agreed on. */
-  | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; stable?: string; language?: string; dropped?: string; durationMs?: number })
+  /**
+   * `final: false` is a partial (never sent to the LLM); `stable` its leading words two decodes agreed on.
+   * `backlogMs` (final): audio the decoder had still to decode when the utterance ended.
+   */
+  | (Base & { type: 'voice.transcript'; stage: 'stt'; text: string; final: boolean; stable?: string; language?: string; dropped?: string; durationMs?: number; backlogMs?: number })
   /** `queued`: a reply's first sentence is waiting for speech synthesis (turn-based); `started`: its first audio; `ended`: all of it played. */
   | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'queued' | 'started' | 'ended' })
   /** Full duplex: a reply stopped. `source`: the user's voice over it (barge_in; latency from the speech's start), POST /interrupt (api) or the key. */

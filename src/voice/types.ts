@@ -112,6 +112,8 @@ export interface RecognitionSession {
   sentenceComplete?(holdMs: number): boolean;
   /** The decoder's words so far (the newest hypothesis); engines that keep none leave it out. */
   hypothesis?(): string;
+  /** Audio pushed but not decoded yet, ms: what the final transcript must still wait for. */
+  backlogMs?(): number;
 }
 
 /** Streaming speech to text: every engine the voice uses, resident or batch behind an adapter. */

@@ -150,6 +150,7 @@ export class VoiceSession {
   /** Finishes an utterance's recognition and, when the transcript is worth it, answers it aloud. */
   async answer(heard: HeardUtterance, signal?: AbortSignal): Promise<VoiceTurnResult> {
     const speechEndMs = this.clock();
+    const backlogMs = heard.recognition.backlogMs?.();
     const transcript = await this.finalTranscript(heard.recognition);
     const sttFinalMs = this.clock();
     const dropped = this.options.checkTranscript(transcript);
@@ -163,6 +164,7 @@ export class VoiceSession {
       ...(transcript.language ? { language: transcript.language } : {}),
       ...(dropped ? { dropped } : {}),
       durationMs: sttFinalMs - speechEndMs,
+      ...(backlogMs === undefined ? {} : { backlogMs: Math.round(backlogMs) }),
       atMs: sttFinalMs,
     });
     if (dropped) return { transcript, dropped, timings: { speechEndMs, sttFinalMs, doneMs: this.clock() } };

@@ -120,6 +120,7 @@ class ResidentSession implements RecognitionSession {
   private pending: Int16Array[] = [];
   private draining = false;
   private decodedSamples = 0;
+  private pushedSamples = 0;
   private sinceHypothesis = 0;
   private failure: unknown;
   private lastPartial: PartialTranscript | undefined;
@@ -151,6 +152,7 @@ class ResidentSession implements RecognitionSession {
 
   push(samples: Int16Array): void {
     if (this.state !== 'open' || samples.length === 0) return;
+    this.pushedSamples += samples.length;
     this.pending.push(samples);
     if (this.draining) return;
     this.draining = true;
@@ -226,6 +228,10 @@ class ResidentSession implements RecognitionSession {
     const { text, changedAtMs, endProbability } = this.newest;
     if (this.state !== 'open' || text.trim() === '') return false;
     return this.decodedMs() - changedAtMs >= holdMs && endProbability >= RESIDENT_DEFAULTS.sentenceEndProbability;
+  }
+
+  backlogMs(): number {
+    return ((this.pushedSamples - this.decodedSamples) * 1000) / SAMPLE_RATE;
   }
 
   hypothesis(): string {
