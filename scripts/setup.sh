@@ -44,6 +44,7 @@ fi
 
 install_debian_packages
 install_npm_packages
+bash scripts/build-naudiodon.sh
 bash scripts/build-faiss-node.sh
 bash scripts/build-apm.sh
 bash scripts/build-pocketsphinx.sh
