@@ -70,7 +70,7 @@ export async function detectorFromConfig(config: Config): Promise<UtteranceDetec
     push: async (frame) => detectorEvents(await endpointer.push(frame.samples)),
     flush: async () => detectorEvents(await endpointer.flush()),
     reset: () => endpointer.reset(),
-    setEndCheck: (check) => endpointer.setEndCheck(check && (() => check(holdMs))),
+    setEndCheck: (check) => endpointer.setEndCheck(check && ((silenceMs) => check(holdMs, silenceMs))),
     setPauseListener: (listener) => endpointer.setPauseListener(listener),
     close: () => vad.close(),
   };

@@ -171,7 +171,7 @@ export class ListeningPipeline {
     this.recognition = recognition;
     const { endpointer } = this.options;
     const holdMs = endpointer.config.sentenceEndSilenceMs;
-    endpointer.setEndCheck(() => wordsVerdict(recognition, holdMs));
+    endpointer.setEndCheck((silenceMs) => wordsVerdict(recognition, { holdMs, silenceMs }));
   }
 
   /** Final transcripts in utterance order: the state machine pairs each with its utterance. */

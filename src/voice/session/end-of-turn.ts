@@ -34,15 +34,26 @@ export function endsOpen(text: string, language?: string): boolean {
   return OPEN_ENDINGS[language.split('-')[0]!.toLowerCase()]?.has(word) ?? false;
 }
 
+/** When the endpointer asks: the silence it wants a finished sentence to hold for, and the silence so far. */
+export interface EndCheckTimes {
+  holdMs: number;
+  silenceMs: number;
+}
+
 /**
  * What the words recognized so far say of the turn's end (the endpointer's check):
  * `finished` when the recognizer calls them a finished sentence that stood unchanged `holdMs`
  * of audio and they do not stop on a word no sentence ends with; `open` for any other words
- * (a pause inside a question must not end it); `unknown` when the recognizer tells neither
- * (an engine without a live hypothesis: the usual silence) or has no words yet.
+ * (a pause inside a question must not end it), and for words the recognizer has not caught
+ * up with: while its backlog is longer than the silence so far, some of the speech before the
+ * pause is not in them yet (measured in real time: 100-560 ms behind at a 160 ms pause, and
+ * then a stale "eight of spades" looks finished in the middle of a list); `unknown` when the
+ * recognizer tells neither (an engine without a live hypothesis: the usual silence) or has no
+ * words yet.
  */
-export function wordsVerdict(recognition: RecognitionSession, holdMs: number, language?: string): WordsVerdict {
+export function wordsVerdict(recognition: RecognitionSession, times: EndCheckTimes, language?: string): WordsVerdict {
   const words = recognition.hypothesis?.();
   if (words === undefined || recognition.sentenceComplete === undefined || words.trim() === '') return 'unknown';
-  return !endsOpen(words, language) && recognition.sentenceComplete(holdMs) ? 'finished' : 'open';
+  if ((recognition.backlogMs?.() ?? 0) > times.silenceMs) return 'open';
+  return !endsOpen(words, language) && recognition.sentenceComplete(times.holdMs) ? 'finished' : 'open';
 }

@@ -18,9 +18,10 @@ export interface UtteranceDetector {
   reset(): void;
   /**
    * Lets the words recognized so far end an utterance sooner, or later (see
-   * `Endpointer.setEndCheck`): `holdMs` is the shorter silence, the verdict the recognizer's.
+   * `Endpointer.setEndCheck`): `holdMs` is the shorter silence, `silenceMs` the silence so far,
+   * the verdict the recognizer's.
    */
-  setEndCheck?(check: ((holdMs: number) => WordsVerdict) | undefined): void;
+  setEndCheck?(check: ((holdMs: number, silenceMs: number) => WordsVerdict) | undefined): void;
   /** Told the silence so far (0: voiced) after each window of an utterance under way (see `Endpointer.setPauseListener`). */
   setPauseListener?(listener: ((silenceMs: number) => void) | undefined): void;
 }
@@ -270,7 +271,7 @@ class UtteranceRecognition {
         const recognition = this.session.startRecognition(event.samples, this.signal);
         this.open = recognition;
         const language = this.session.language;
-        this.detector.setEndCheck?.((holdMs) => wordsVerdict(recognition, holdMs, language));
+        this.detector.setEndCheck?.((holdMs, silenceMs) => wordsVerdict(recognition, { holdMs, silenceMs }, language));
         const preemption = this.askAhead ? this.session.newPreemption() : undefined;
         this.preemption = preemption;
         if (preemption) this.detector.setPauseListener?.((silenceMs) => preemption.pause(silenceMs, recognition));

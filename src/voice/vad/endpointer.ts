@@ -64,7 +64,7 @@ export class Endpointer {
   private readonly endSilenceSamples: number;
   private readonly unfinishedSamples: number;
   /** What the words of the utterance so far say of its end (the recognizer's view). */
-  private endCheck: (() => WordsVerdict) | undefined;
+  private endCheck: ((silenceMs: number) => WordsVerdict) | undefined;
   /** Told the silence so far (0 when voiced) after every window of confirmed speech. */
   private pauseListener: ((silenceMs: number) => void) | undefined;
   private readonly buffer = new SampleBuffer();
@@ -124,8 +124,9 @@ export class Endpointer {
    * Asked during the silence after speech what its words say: `finished` ends the utterance
    * once `sentenceEndSilenceMs` of silence followed them, `open` (not a finished sentence)
    * waits `unfinishedSilenceMs`, `unknown` the usual `endSilenceMs`. Undefined: always the usual.
+   * It is told the silence so far, so that words the recognizer has not caught up with can wait.
    */
-  setEndCheck(check: (() => WordsVerdict) | undefined): void {
+  setEndCheck(check: ((silenceMs: number) => WordsVerdict) | undefined): void {
     this.endCheck = check;
   }
 
@@ -199,7 +200,7 @@ export class Endpointer {
     const early = this.sentenceEndSamples > 0 && silent >= this.sentenceEndSamples;
     const usual = silent >= this.endSilenceSamples;
     if (!early && !usual) return undefined;
-    const verdict = this.endCheck?.() ?? 'unknown';
+    const verdict = this.endCheck?.(msOf(silent)) ?? 'unknown';
     if (early && verdict === 'finished') return 'complete';
     if (usual && !(verdict === 'open' && this.unfinishedSamples > this.endSilenceSamples)) return 'silence';
     return undefined;
