@@ -5,7 +5,7 @@ import { api, forgetToken, loadToken, onUnauthorized, saveToken } from './api.js
 import { Conversation } from './conversation.js';
 import { byTestId } from './dom.js';
 import { followEvents } from './sse.js';
-import { Header, Inventory, Latency } from './status.js';
+import { Header, Inventory, Latency, LlmNotice } from './status.js';
 import { Confirmations, ToolCalls } from './tools.js';
 
 const el = {
@@ -28,6 +28,7 @@ const el = {
 
 const header = new Header();
 const latency = new Latency();
+const llmNotice = new LlmNotice();
 const conversation = new Conversation(byTestId('messages'));
 const calls = new ToolCalls(byTestId('tool-calls'));
 const confirmations = new Confirmations(byTestId('confirmations'), (id, approve) => api.answer(id, approve));
@@ -131,6 +132,7 @@ async function refreshState() {
   el.voiceOff.dataset.missing = missing ? 'true' : 'false';
   showListening(Boolean(state.voice?.listening));
   if (!voiceEnabled) showPartialTranscript('');
+  llmNotice.show(state.llm);
   inventory.providers(state.providers ?? []);
   inventory.servers(state.servers ?? []);
   inventory.tools(state.tools ?? []);
@@ -213,8 +215,9 @@ function handle(event) {
       return latency.firstToken(event.latencyMs);
     case 'llm.speculation':
       return latency.speculation(event);
+    case 'llm.server':
     case 'voice.device':
-      // /state says what is missing (voice.missing) while it is missing.
+      // /state says what is missing (voice.missing, llm.missing) while it is missing.
       return refreshStateSoon();
     case 'voice.speech':
       return event.phase === 'end' && event.endRule ? latency.endOfTurn(event) : undefined;

@@ -51,6 +51,21 @@ export class Header {
   }
 }
 
+/** The LLM server gone now (restarted, crashed): what is missing, in words, until it answers again (`llm.missing` in GET /state). */
+export class LlmNotice {
+  constructor() {
+    this.el = byTestId('llm-missing');
+  }
+
+  /** @param {{ url?: string, missing?: { message: string, sinceMs: number } } | undefined} llm */
+  show(llm) {
+    const message = typeof llm?.missing?.message === 'string' ? llm.missing.message : '';
+    this.el.textContent = message ? `Model waiting: ${message}` : '';
+    this.el.hidden = !message;
+    this.el.dataset.missing = message ? 'true' : 'false';
+  }
+}
+
 export class Latency {
   constructor() {
     this.firstTokenEl = byTestId('latency-first-token');

@@ -68,6 +68,8 @@ export type AssistantEvent =
   | (Base & { type: 'voice.interrupted'; stage: 'voice'; source: 'barge_in' | 'api' | 'key'; speechStartedAtMs: number; latencyMs: number })
   /** Full duplex: the interruption held no words, and the reply goes on from `sentence`. */
   | (Base & { type: 'voice.resumed'; stage: 'voice'; sentence: number })
+  /** The LLM server stopped answering (requests fail; it is probed until it answers) or answers again. */
+  | (Base & { type: 'llm.server'; stage: 'llm'; status: 'lost' | 'restored'; url: string; message: string; missingMs?: number })
   /** A sound device went missing (the voice refuses to listen and tries to open it again) or came back. */
   | (Base & { type: 'voice.device'; stage: 'voice'; device: 'input' | 'output'; status: 'lost' | 'restored'; message: string })
   /** Full duplex, at start-up (`[duplex] calibrate`): the test chirp's echo. `problems`: what makes barge-in unreliable here. */

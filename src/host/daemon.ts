@@ -15,6 +15,7 @@ import {
   type ApiDeps,
   type VoiceControl,
 } from './http/index.js';
+import { LLM_PROBE_TIMEOUT_MS } from './llm/index.js';
 import { startHost, type Host, type HostOptions } from './runtime.js';
 import { PACKAGE_VERSION } from '../package-root.js';
 
@@ -125,7 +126,7 @@ async function startApi(
     events: new EventLog(host.bus),
     activity: new ActivityTracker(host.bus, Date.now, { derive: started?.reportsActivity !== true }),
     metrics: new Metrics(host.bus),
-    llmHealth: new LlmHealth(host.bus, host.config.llm),
+    llmHealth: llmHealthOf(host),
     confirmations,
     turns: new TurnRunner(conversation, confirmations),
     voiceEnabled: voice !== undefined,
@@ -138,6 +139,7 @@ async function startApi(
   const api = createApiApp(deps);
   const listening = await listen(api.app, bound.host, bound.port);
   bound.port = listening.port;
+  deps.llmHealth.check();
   return {
     url: listening.url,
     tokenFile,
@@ -149,4 +151,11 @@ async function startApi(
       for (const part of [deps.events, deps.activity, deps.metrics, deps.llmHealth]) part.close();
     },
   };
+}
+
+/** The LLM's health, probed (GET /models) while its server is missing when the LLM can be probed. */
+function llmHealthOf(host: Host): LlmHealth {
+  const llm = host.llm;
+  const probe = llm.probe ? (signal: AbortSignal) => llm.probe!({ signal, timeoutMs: LLM_PROBE_TIMEOUT_MS }) : undefined;
+  return new LlmHealth(host.bus, host.config.llm, probe ? { probe } : {});
 }

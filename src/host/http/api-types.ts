@@ -34,6 +34,8 @@ export interface StateBody {
   /** `off`: why the voice is not running; `missing`: the sound devices that are gone now, each with what happened in words (absent when none is). */
   voice: { enabled: boolean; listening: boolean; off?: string; room?: RoomReport; missing?: MissingDevice[] };
   providers: ProviderHealth[];
+  /** The LLM server; `missing`: it does not answer now, with what happened in words and since when (absent while it answers). */
+  llm: { url: string; missing?: { message: string; sinceMs: number } };
   servers: ServerStatus[];
   tools: ToolSummary[];
   /** The turn in progress, if any. */

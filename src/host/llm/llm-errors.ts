@@ -78,6 +78,18 @@ export class LlmErrors {
     return mapped;
   }
 
+  /** A probe (GET /models) that failed: the server is not serving, said in words. */
+  notServing(error: unknown, timeoutMs: number): AppError {
+    if (error instanceof APIUserAbortError) return this.cancelled(error);
+    if (error instanceof APIConnectionTimeoutError) return new AppError(LLM_UNREACHABLE, `the LLM server at ${this.url} does not answer: nothing within ${timeoutMs} ms`, { retryable: true });
+    if (error instanceof APIError && error.status !== undefined) {
+      // llama-server answers 503 while it loads its model.
+      return new AppError(LLM_UNREACHABLE, this.clean(`the LLM server at ${this.url} answers GET /models with HTTP ${error.status as number}: ${this.serverMessage(error)}`), { retryable: true });
+    }
+    const detail = error instanceof APIConnectionError ? connectionDetail(error) : describe(error);
+    return new AppError(LLM_UNREACHABLE, this.clean(`the LLM server at ${this.url} does not answer: ${detail}`), { retryable: true });
+  }
+
   /** A failure while the reply streams: the text already yielded stands. */
   stream(error: unknown): AppError {
     const prefix = `the reply from the LLM server at ${this.url} broke off`;

@@ -92,6 +92,16 @@ export class OpenAiLlm implements Llm {
     }
   }
 
+  /** GET /models, nothing kept: whether the server serves now, for the server watch. */
+  async probe(options: { signal?: AbortSignal; timeoutMs: number }): Promise<void> {
+    if (this.configError !== undefined) throw this.configError;
+    try {
+      await this.client.models.list({ timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    } catch (error) {
+      throw this.errors.notServing(error, options.timeoutMs);
+    }
+  }
+
   async *stream(request: LlmRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<LlmEvent> {
     const guard = new StopGuard(options.signal);
     const stopError = (): AppError | undefined => {

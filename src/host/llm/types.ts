@@ -52,4 +52,10 @@ export interface Llm {
    * failure only means the first request does that work itself.
    */
   warmUp?(options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * One light request that a serving server answers (GET /models): resolves
+   * when it does, rejects with an AppError that says in words why not.
+   * Optional; the LLM server watch uses it while the server is missing.
+   */
+  probe?(options: { signal?: AbortSignal; timeoutMs: number }): Promise<void>;
 }

@@ -54,6 +54,9 @@ export function describe(event: AssistantEvent): string | undefined {
       return event.phase === 'end' ? `[voice] speech ended (${event.durationMs ?? 0} ms of audio${endOfTurn(event)})` : undefined;
     case 'llm.speculation':
       return speculation(event);
+    case 'llm.server':
+      // The message names the server and says what happened (lost) or how long it was away (restored).
+      return `[llm] ${event.message}`;
     case 'voice.device':
       return event.status === 'lost' ? `[voice] the ${event.device === 'input' ? 'microphone' : 'speaker'} is gone: ${event.message}` : `[voice] the ${event.device === 'input' ? 'microphone' : 'speaker'} is back`;
     case 'voice.transcript':

@@ -20,6 +20,7 @@ export function readRoutes(app: Hono, deps: ApiDeps): void {
         ...(deps.voice?.missing?.length ? { missing: [...deps.voice.missing] } : {}),
       },
       providers: [deps.llmHealth.current],
+      llm: { url: deps.llmHealth.url, ...(deps.llmHealth.missing ? { missing: { ...deps.llmHealth.missing } } : {}) },
       servers: deps.hub.servers(),
       tools: deps.router.catalog().map(toolSummary),
       turn: deps.activity.activeTurn,
