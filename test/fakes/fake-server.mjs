@@ -13,6 +13,7 @@
 //   FAKE_IGNORE_SIGTERM=1     ignore SIGTERM (only SIGKILL stops it)
 //   FAKE_DESCRIPTION_SUFFIX   appended to the description of the FAKE_TOOLS tools (a changed definition)
 //   FAKE_BAD_OUTPUT_SCHEMA=1  add a tool `odd` whose outputSchema is not valid JSON Schema
+//   FAKE_CALL_LOG             append "call ID NAME" when a call arrives (before it is answered)
 // Tools: echo {text}, crash, slow {ms, late}, add-tool {name}, stderr {text}, pid.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
@@ -65,6 +66,7 @@ server.setRequestHandler(ListToolsRequestSchema, async (request) => {
 let calls = 0;
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   calls += 1;
+  if (env.FAKE_CALL_LOG) appendFileSync(env.FAKE_CALL_LOG, `call ${extra.requestId} ${request.params.name}\n`);
   if (env.FAKE_CRASH_AFTER && calls > Number(env.FAKE_CRASH_AFTER)) {
     log(`crashing on call ${calls}`);
     process.exit(1);

@@ -118,7 +118,22 @@ export class ServerSupervisor {
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
       throw new AppError('TOOL_BAD_TIMEOUT', `a call timeout must be a positive number of ms, not ${timeoutMs}`);
     }
-    return callToolWithDeadline(attempt.client, { server: this.spec.name, tool, args, timeoutMs, signal: options.signal, meta: options.meta });
+    try {
+      return await callToolWithDeadline(attempt.client, { server: this.spec.name, tool, args, timeoutMs, signal: options.signal, meta: options.meta });
+    } catch (error) {
+      throw isAppError(error, 'TOOL_UNAVAILABLE') ? this.stoppedDuringCall(attempt, tool, error) : error;
+    }
+  }
+
+  /** A call whose server went away under it: how the process ended, and what happens next. */
+  private stoppedDuringCall(attempt: Attempt, tool: string, cause: AppError): AppError {
+    const how = attempt.transport.exit ? describeExit(attempt.transport.exit) : 'closed the connection';
+    const next =
+      this.currentState === 'failed' ? 'it is not restarted again' : this.currentState === 'stopped' ? 'the assistant is stopping' : 'it is being restarted; try again shortly';
+    return new AppError('TOOL_UNAVAILABLE', `server ${this.spec.name} stopped during a call of ${tool}: it ${how}; ${next}`, {
+      cause,
+      retryable: this.currentState !== 'failed' && this.currentState !== 'stopped',
+    });
   }
 
   /** Spawns, initializes and lists; answers why it failed, or undefined when ready. */
