@@ -8,9 +8,10 @@ import type { MemoryKind, MemoryRecord } from './types.js';
 export const MEMORY_DB_FILE = 'memory.sqlite';
 
 const MEMORY_DB: DatabaseIdentity = {
-  codes: { corrupt: 'MEMORY_DB_CORRUPT', tooNew: 'MEMORY_DB_TOO_NEW', busy: 'MEMORY_DB_BUSY', unavailable: 'MEMORY_DB_UNAVAILABLE', error: 'MEMORY_DB_ERROR' },
+  codes: { corrupt: 'MEMORY_DB_CORRUPT', tooNew: 'MEMORY_DB_TOO_NEW', busy: 'MEMORY_DB_BUSY', unavailable: 'MEMORY_DB_UNAVAILABLE', diskFull: 'MEMORY_DISK_FULL', error: 'MEMORY_DB_ERROR' },
   what: 'the memory database',
   startingOverLoses: 'every saved memory is lost',
+  whenFull: 'nothing was saved, the memories saved before are kept, and saving works again once the disk has room',
 };
 
 export interface NewRecord {

@@ -9,6 +9,8 @@ export interface DatabaseCodes {
   tooNew: ErrorCode;
   busy: ErrorCode;
   unavailable: ErrorCode;
+  /** SQLITE_FULL: the disk has no room; writes work again once it has (retryable). */
+  diskFull: ErrorCode;
   error: ErrorCode;
 }
 
@@ -20,6 +22,8 @@ export interface DatabaseIdentity {
   what: string;
   /** What starting over with an empty file loses, for the advice on a damaged file. */
   startingOverLoses: string;
+  /** Said after "no space left on device", when there is more to say: what is kept, what comes back. */
+  whenFull?: string;
 }
 
 export interface OpenDatabaseOptions {
@@ -68,7 +72,8 @@ export class SqliteFile {
  * AppError <prefix>_CORRUPT for a file that is not a readable SQLite
  * database (nothing is changed or deleted), <prefix>_TOO_NEW for one written
  * by a newer version, <prefix>_UNAVAILABLE when the folder or file cannot be
- * created or opened (permissions, disk), <prefix>_BUSY when another process
+ * created or opened (permissions, disk), <prefix>_DISK_FULL when a write finds
+ * no room (retryable), <prefix>_BUSY when another process
  * held a lock for longer than the busy timeout.
  */
 export function openDatabase(options: OpenDatabaseOptions): SqliteFile {
@@ -191,8 +196,16 @@ export function sqliteError(error: unknown, path: string, identity: DatabaseIden
       retryable: true,
     });
   }
+  if (code === 'SQLITE_FULL') {
+    // SQLite's word for ENOSPC (a short write too). Reads still work, and nothing committed is touched: the write is rolled back.
+    const more = identity.whenFull === undefined ? '' : `; ${identity.whenFull}`;
+    return new AppError(codes.diskFull, `${what} at ${path} cannot be written: no space left on device (${code})${more}`, {
+      cause: error,
+      retryable: true,
+    });
+  }
   if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_READONLY') ||
-      code.startsWith('SQLITE_IOERR') || code === 'SQLITE_FULL' || code === 'SQLITE_AUTH') {
+      code.startsWith('SQLITE_IOERR') || code === 'SQLITE_AUTH') {
     return new AppError(codes.unavailable, `cannot use ${what} ${path}: ${error.message} (${code})`, {
       cause: error,
     });

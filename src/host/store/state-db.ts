@@ -14,7 +14,7 @@ export interface OpenStateDbOptions {
 }
 
 const STATE_DB: DatabaseIdentity = {
-  codes: { corrupt: 'STATE_DB_CORRUPT', tooNew: 'STATE_DB_TOO_NEW', busy: 'STATE_DB_BUSY', unavailable: 'STATE_DB_UNAVAILABLE', error: 'STATE_DB_ERROR' },
+  codes: { corrupt: 'STATE_DB_CORRUPT', tooNew: 'STATE_DB_TOO_NEW', busy: 'STATE_DB_BUSY', unavailable: 'STATE_DB_UNAVAILABLE', diskFull: 'STATE_DB_DISK_FULL', error: 'STATE_DB_ERROR' },
   what: 'the state database',
   startingOverLoses: 'the tool-call audit and the tool approvals start over',
 };
