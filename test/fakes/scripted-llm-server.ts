@@ -102,6 +102,8 @@ export interface ScriptedLlmServerOptions {
   models?: string[];
   /** Answer GET /v1/models with this HTTP status instead. */
   modelsStatus?: number;
+  /** The loopback port to listen on; default any free one (a given port lets a killed server start again where it was). */
+  port?: number;
 }
 
 export interface ScriptedLlmServer {
@@ -181,7 +183,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, HOST, () => resolve());
+    server.listen(options.port ?? 0, HOST, () => resolve());
   });
   state.url = `http://${HOST}:${(server.address() as AddressInfo).port}/v1`;
   let closing: Promise<void> | undefined;
