@@ -169,6 +169,12 @@ const duplexSchema = z.strictObject({
   recovery_timeout_ms: z.int().min(100).max(60_000).default(3000),
   /** Measure the room at start-up (a one-second chirp): the echo's delay and level and the noise, as a voice.room event and in /state. */
   calibrate: z.boolean().default(true),
+  /**
+   * Which echo canceller runs: "legacy" (Debian's webrtc-audio-processing 0.3, the 2016 AEC) or
+   * "aec3" (WebRTC's current AEC3, from the npm package @livekit/rtc-ffi-bindings). Legacy stays the
+   * default until both are measured in the rooms.
+   */
+  canceller: z.enum(['aec3', 'legacy']).default('legacy'),
   /** A second, less suppressed echo canceller that catches speech over loud echo sooner (see BENCHMARKS.md, echo). */
   double_talk: z.boolean().default(true),
   /** WebRTC echo suppression: "high" keeps the assistant's voice from sounding like the user's. */

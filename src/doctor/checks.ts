@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import { assistantMode, expandHome, type Config } from '../config/index.js';
 import { messageOf } from '../errors/index.js';
 import { memoryEnabled } from '../memory/index.js';
-import { chooseDevice, loadApmAddon, loadPocketsphinxAddon, loadPortAudio, measureRoomEcho, PortAudioInput, PortAudioOutput, roomProblems, sileroModelPath } from '../voice/index.js';
+import { checkCanceller, chooseDevice, loadPocketsphinxAddon, loadPortAudio, measureRoomEcho, PortAudioInput, PortAudioOutput, roomProblems, sileroModelPath } from '../voice/index.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
+import { lastExitCheck, serviceCheck } from './daemon-checks.js';
 import { findProgram } from './programs.js';
 
 const SETUP = 'run `bash scripts/setup.sh` in the checkout (it installs the Debian packages and builds what is native)';
@@ -124,16 +125,19 @@ function unlessFullDuplex(name: string, { config, env, voice }: DoctorContext): 
   return !voice || mode !== 'full_duplex_agent' ? skipped(name, 'the voice is turn-based') : undefined;
 }
 
-/** The WebRTC echo canceller: full duplex does not start without it. */
+/** The configured echo canceller (`[duplex] canceller`): full duplex does not start without it. */
 export function echoCancellerCheck(context: DoctorContext): CheckResult {
   const name = 'echo canceller (full duplex)';
   const notFullDuplex = unlessFullDuplex(name, context);
   if (notFullDuplex) return notFullDuplex;
+  const canceller = context.config.duplex.canceller;
   try {
-    loadApmAddon();
-    return passed(name, 'the WebRTC audio-processing addon loads');
+    return passed(name, `${checkCanceller(canceller)} runs ([duplex] canceller = "${canceller}")`);
   } catch (error) {
-    return failed(name, messageOf(error), `${SETUP}; it builds native/webrtc-apm against Debian's libwebrtc-audio-processing-dev`);
+    const fix = canceller === 'aec3'
+      ? 'run `npm ci` in the checkout (it installs @livekit/rtc-ffi-bindings), or set `[duplex] canceller = "legacy"`'
+      : `${SETUP}; it builds native/webrtc-apm against Debian's libwebrtc-audio-processing-dev`;
+    return failed(name, messageOf(error), fix);
   }
 }
 
@@ -212,5 +216,7 @@ export async function runChecks(context: DoctorContext): Promise<CheckResult[]> 
     chromiumCheck(context),
     faissCheck(context),
     dataFolderCheck(context),
+    lastExitCheck(context),
+    await serviceCheck(context),
   ];
 }

@@ -22,7 +22,7 @@ export {
 } from './host-ports.js';
 export type { VoiceTurnResult } from './session/voice-session.js';
 // The doctor's checks: each part the voice needs, loaded as the voice loads it.
-export { loadApmAddon } from './apm/index.js';
+export { checkCanceller, type EchoCanceller } from './apm/index.js';
 export { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from './devices/index.js';
 export { measureRoomEcho, roomProblems } from './duplex/index.js';
 export { loadPocketsphinxAddon } from './stt/index.js';

@@ -1,7 +1,7 @@
 import { voiceLanguages, type Config } from '../config/index.js';
 import type { AssistantBus } from '../events/index.js';
 import type { ConfirmationChannel, VoiceControl, VoiceConversation } from './host-ports.js';
-import { WebRtcApm, type WebRtcApmOptions } from './apm/index.js';
+import { createApm, type Apm, type CancellerOptions, type WebRtcApmOptions } from './apm/index.js';
 import { chooseDevice, loadPortAudio, outputChunks, PortAudioInput, PortAudioOutput } from './devices/index.js';
 import { calibrateRoom, DoubleTalkMeter, duplexConfigFrom, DuplexVoice, type DuplexVoiceOptions, type EchoExcessMeter } from './duplex/index.js';
 import { sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
@@ -19,6 +19,8 @@ export interface LiveDuplexOptions {
   output?: AudioOutput;
   /** Where the echo-cancellation addon is (tests); default the one the set-up builds. */
   apmAddonPath?: string;
+  /** Where AEC3's FFI library is (tests); default the installed npm package. */
+  aec3LibraryPath?: string;
   /**
    * Give the echo cancellers the delay the start-up measurement found as
    * their delay hint (default: none, 0; they find the delay themselves).
@@ -64,16 +66,20 @@ export async function startLiveDuplex(options: LiveDuplexOptions): Promise<LiveD
   // microphone's capture starts with frames(), the speaker's stream opens with it, once the rest is ready.
   const input = options.input ?? PortAudioInput.open({ device: config.audio.input });
   const speaker = options.output ? undefined : chooseDevice(loadPortAudio(), config.audio.output, 'output');
-  const addon = options.apmAddonPath ? { addonPath: options.apmAddonPath } : {};
-  const apm = new WebRtcApm({ ...apmOptionsFromConfig(config), ...addon });
+  const libraries: CancellerOptions = {
+    ...(options.apmAddonPath ? { addonPath: options.apmAddonPath } : {}),
+    ...(options.aec3LibraryPath ? { aec3LibraryPath: options.aec3LibraryPath } : {}),
+  };
+  const canceller = (overrides: WebRtcApmOptions = {}): Apm => createApm(config.duplex.canceller, { ...apmOptionsFromConfig(config), ...overrides, ...libraries });
+  const apm = canceller();
   // The double-talk path: low suppression keeps the onset of speech over loud echo (bench/echo.ts).
   const opened: Array<{ close(): unknown }> = [input, { close: () => apm.close() }];
   try {
     const vad = await SileroVad.load();
     opened.push(vad);
-    let doubleTalk: { apm: WebRtcApm; vad: SileroVad; meter?: EchoExcessMeter } | undefined;
+    let doubleTalk: { apm: Apm; vad: SileroVad; meter?: EchoExcessMeter } | undefined;
     if (config.duplex.double_talk) {
-      const doubleTalkApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false, ...addon });
+      const doubleTalkApm = canceller({ echoSuppression: 'low', gainControl: false });
       opened.push({ close: () => doubleTalkApm.close() });
       const doubleTalkVad = await SileroVad.load();
       opened.push(doubleTalkVad);

@@ -46,8 +46,8 @@ export interface ApmStats {
   delayStdMs?: number;
   /** The share of delay estimates the AEC considers poor (0..1). */
   fractionPoorDelays?: number;
-  /** Whether the AEC judged the last capture frame to contain echo. */
-  streamHasEcho: boolean;
+  /** Whether the AEC judged the last capture frame to contain echo (absent where the library does not say: AEC3 over LiveKit's FFI). */
+  streamHasEcho?: boolean;
   /** The noise suppressor's speech probability of the last frame (0..1), when it is on. */
   speechProbability?: number;
 }

@@ -8,10 +8,8 @@
 import { AppError, messageOf } from '../../errors/index.js';
 import type { Apm, ApmFormat, ApmStats } from './apm.js';
 import { loadApmAddon, type NativeApm, type NativeStats } from './addon.js';
-import { RenderConverter } from './render-converter.js';
-
-/** The rates the library's int16 path accepts. */
-export const APM_SAMPLE_RATES = [8000, 16000, 32000, 48000] as const;
+import { checkCaptureFormat, checkFrame, renderConverter, samplesPer10Ms } from './frame-format.js';
+import type { RenderConverter } from './render-converter.js';
 
 export type ApmLevel = 'low' | 'moderate' | 'high';
 export type NoiseSuppressionLevel = ApmLevel | 'veryHigh';
@@ -76,8 +74,8 @@ export class WebRtcApm implements Apm {
     checkCaptureFormat(this.format);
     const render = options.render ?? this.format;
     this.converter = renderConverter(render, this.format, options.renderMismatch ?? 'fail');
-    this.frameSamples = (this.format.sampleRate / 100) * this.format.channels;
-    this.renderFrameSamples = (render.sampleRate / 100) * render.channels;
+    this.frameSamples = samplesPer10Ms(this.format);
+    this.renderFrameSamples = samplesPer10Ms(render);
 
     const addon = loadApmAddon(options.addonPath);
     const gain = options.gainControl === false ? undefined : (options.gainControl ?? {});
@@ -132,34 +130,6 @@ export class WebRtcApm implements Apm {
   private open(): NativeApm {
     if (!this.native) throw new AppError('AUDIO_APM_FAILED', 'the audio processing stage is closed');
     return this.native;
-  }
-}
-
-function checkCaptureFormat(format: ApmFormat): void {
-  if (!(APM_SAMPLE_RATES as readonly number[]).includes(format.sampleRate) || (format.channels !== 1 && format.channels !== 2)) {
-    throw new AppError(
-      'AUDIO_APM_FORMAT_MISMATCH',
-      `capture format ${format.sampleRate} Hz x ${format.channels} is not one WebRTC processes (${APM_SAMPLE_RATES.join('/')} Hz, mono or stereo): resample the microphone first`,
-    );
-  }
-}
-
-function renderConverter(render: ApmFormat, capture: ApmFormat, mismatch: 'resample' | 'fail'): RenderConverter | undefined {
-  if (render.sampleRate === capture.sampleRate && render.channels === capture.channels) return undefined;
-  const describe = `render ${render.sampleRate} Hz x ${render.channels}, capture ${capture.sampleRate} Hz x ${capture.channels}`;
-  if (mismatch === 'fail') {
-    throw new AppError('AUDIO_APM_FORMAT_MISMATCH', `speaker and microphone formats differ (${describe}); set renderMismatch: 'resample' to convert`);
-  }
-  if (!Number.isInteger(render.sampleRate / 100) || !Number.isInteger(render.channels) || render.channels < 1) {
-    throw new AppError('AUDIO_APM_FORMAT_MISMATCH', `render format cannot be cut into 10 ms frames (${describe})`);
-  }
-  return new RenderConverter(render, capture);
-}
-
-function checkFrame(stream: string, frame: Int16Array, samples: number): void {
-  if (!(frame instanceof Int16Array) || frame.length !== samples) {
-    const got = frame instanceof Int16Array ? `${frame.length} samples` : 'not an Int16Array';
-    throw new AppError('AUDIO_APM_FRAME_INVALID', `${stream} frame must be 10 ms (${samples} samples), got ${got}`);
   }
 }
 
