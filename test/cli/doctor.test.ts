@@ -54,11 +54,19 @@ describe('desktop-assistant doctor', () => {
     expect(text).toMatch(/\d+ problems found\n$/);
   });
 
-  it('checks the echo canceller when the voice is full duplex', async () => {
+  it('checks the echo canceller when the voice is full duplex, and says which one runs', async () => {
     const { results } = await doctor(`llm = "${llm.url}"\nmode = "full_duplex_agent"\n`);
     const check = results.find((r) => r.name === 'echo canceller (full duplex)');
-    // Built by the set-up on this machine: it loads.
-    expect(check).toMatchObject({ ok: true, detail: 'the WebRTC audio-processing addon loads' });
+    // Built by the set-up on this machine: it runs; legacy is the default.
+    expect(check).toMatchObject({ ok: true, detail: expect.stringMatching(/^the legacy AEC .* runs \(\[duplex\] canceller = "legacy"\)$/) });
     expect(check?.skipped).toBeFalsy();
+  });
+
+  it('reports AEC3 when [duplex] canceller = "aec3"', async () => {
+    const { results, text } = await doctor(`llm = "${llm.url}"\nmode = "full_duplex_agent"\n[duplex]\ncanceller = "aec3"\n`);
+    const check = results.find((r) => r.name === 'echo canceller (full duplex)');
+    // Installed by npm ci from @livekit/rtc-ffi-bindings: it runs.
+    expect(check).toMatchObject({ ok: true, detail: expect.stringMatching(/^AEC3 .* runs \(\[duplex\] canceller = "aec3"\)$/) });
+    expect(text).toContain('AEC3 (WebRTC\'s current echo canceller, from @livekit/rtc-ffi-bindings) runs');
   });
 });
