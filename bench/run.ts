@@ -25,11 +25,12 @@ import { vad } from './vad.js';
 import { wer } from './wer.js';
 import { routedCall } from './routed-call.js';
 import { sse } from './sse.js';
+import { soak } from './soak.js';
 import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, bargeInReplay, bargeInReplayWords, partials, pauses, tts, wer];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, bargeInReplay, bargeInReplayWords, partials, pauses, tts, wer, soak];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

@@ -1,7 +1,11 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import type { AssistantBus } from '../../events/index.js';
 
 /** Samples kept per stage for the quantiles: recent behaviour, bounded memory. */
 const WINDOW = 1000;
+/** How often the event-loop monitor's timer fires, ms: finer than the 10 ms a soak holds the p99 to. */
+const LOOP_RESOLUTION_MS = 5;
 
 /**
  * Counts and per-stage latencies from the event bus, rendered in the
@@ -12,8 +16,11 @@ export class Metrics {
   private readonly toolCalls = new Map<string, number>();
   private readonly latencies = new Map<string, { samples: number[]; sum: number; count: number }>();
   private readonly stop: () => void;
+  /** The event loop's delay since the last GET /metrics: a long run's scrapes each see their own interval. */
+  private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 
   constructor(bus: AssistantBus) {
+    this.loopDelay.enable();
     this.stop = bus.subscribe((event) => {
       bump(this.events, event.type);
       if (event.type === 'llm.first_token') this.observe('llm_first_token', event.latencyMs);
@@ -27,6 +34,7 @@ export class Metrics {
 
   close(): void {
     this.stop();
+    this.loopDelay.disable();
   }
 
   /** The latest figures per stage, for /state and the page. */
@@ -53,7 +61,27 @@ export class Metrics {
       for (const q of [0.5, 0.95]) lines.push(`desktop_assistant_stage_latency_ms{stage="${stage}",quantile="${q}"} ${quantile(l.samples, q)}`);
       lines.push(`desktop_assistant_stage_latency_ms_sum{stage="${stage}"} ${l.sum}`, `desktop_assistant_stage_latency_ms_count{stage="${stage}"} ${l.count}`);
     }
+    lines.push(...this.processLines());
     return `${lines.join('\n')}\n`;
+  }
+
+  /** The event loop's delay since the previous render (then reset), and the V8 heap in use now. */
+  private processLines(): string[] {
+    const loop = this.loopDelay;
+    // Nanoseconds in the histogram; an interval with no tick yet reads 0 rather than its NaN mean.
+    const ms = (ns: number): number => (loop.count === 0 ? 0 : Math.round(ns / 1e3) / 1e3);
+    const lines = [
+      '# HELP desktop_assistant_event_loop_delay_ms Event-loop delay since the previous scrape of /metrics, in milliseconds.',
+      '# TYPE desktop_assistant_event_loop_delay_ms summary',
+      ...[0.5, 0.99].map((q) => `desktop_assistant_event_loop_delay_ms{quantile="${q}"} ${ms(loop.percentile(q * 100))}`),
+      `desktop_assistant_event_loop_delay_ms_max ${ms(loop.max)}`,
+      `desktop_assistant_event_loop_delay_ms_count ${loop.count}`,
+      '# HELP desktop_assistant_heap_used_bytes V8 heap in use.',
+      '# TYPE desktop_assistant_heap_used_bytes gauge',
+      `desktop_assistant_heap_used_bytes ${getHeapStatistics().used_heap_size}`,
+    ];
+    loop.reset();
+    return lines;
   }
 
   private observe(stage: string, ms: number): void {
