@@ -159,7 +159,7 @@ function armsFor(host: Host, env: NodeJS.ProcessEnv): Record<ArmName, () => Prom
     };
   };
   const routerOnly = routerOver(new SqliteAuditLog(host.state));
-  const routerNoAudit = routerOver({ record: () => undefined, recent: () => [] });
+  const routerNoAudit = routerOver({ record: () => undefined, begin: () => 0, complete: () => undefined, recent: () => [] });
 
   // The row the router writes for a successful `date` call, into the same
   // database file (WAL, synchronous=FULL: a commit waits for the disk).

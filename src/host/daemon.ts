@@ -132,6 +132,7 @@ async function startApi(
     voiceEnabled: voice !== undefined,
     ...(voice ? { voice } : {}),
     ...(voiceOff !== undefined ? { voiceOff } : {}),
+    dataDir: host.dataDir,
     staticFiles: loadStaticFiles(webDir()),
     sse: options.sse ?? { heartbeatMs: 15_000, replayCount: 100 },
     maxBodyBytes: 64 * 1024,

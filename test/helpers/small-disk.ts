@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -58,7 +58,26 @@ export function mountSmallDisk(sizeBytes: number, prefix = 'da-small-disk-'): Sm
   };
 }
 
-/** How many descriptors process `pid` holds open now (for this process, one more: the listing's own). */
-export function descriptorCount(pid: number = process.pid): number {
-  return readdirSync(`/proc/${pid}/fd`).length;
+/**
+ * What process `pid` holds open now, by kind: `pipe`, `socket`,
+ * `anon_inode`, and the files by path (a listing of this process counts its
+ * own descriptor for /proc/self/fd). Sockets come and go with HTTP
+ * keep-alive; files and pipes are what a failed write could leave behind.
+ */
+export function openDescriptorsOf(pid: number = process.pid): { files: string[]; pipes: number; sockets: number } {
+  const files: string[] = [];
+  let pipes = 0;
+  let sockets = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue; // closed while we looked
+    }
+    if (target.startsWith('pipe:')) pipes += 1;
+    else if (target.startsWith('socket:')) sockets += 1;
+    else if (!target.startsWith('anon_inode:') && target !== `/proc/${pid}/fd`) files.push(target);
+  }
+  return { files: files.sort(), pipes, sockets };
 }

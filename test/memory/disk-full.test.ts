@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors/index.js';
-import { HashedEmbedder, INDEX_FILE, MEMORY_DB_FILE, MemoryStore, type MemoryStoreOptions } from '../../src/memory/index.js';
-import { descriptorCount, mountSmallDisk } from '../helpers/small-disk.js';
+import { HashedEmbedder, INDEX_FILE, MEMORY_DB_FILE, MemoryStore, type MemoryRecord, type MemoryStoreOptions } from '../../src/memory/index.js';
+import { mountSmallDisk, openDescriptorsOf } from '../helpers/small-disk.js';
 
 /**
  * The memory store on a real, small tmpfs filled to ENOSPC: the database
@@ -57,9 +57,9 @@ describe.skipIf(!disk)('the memory store on a full disk', () => {
   it('refuses a save with MEMORY_DISK_FULL naming the file, still finds every memory, and saves again as soon as there is room', async () => {
     // A snapshot every 2 changes: some saves below also try to write the FAISS index.
     const store = await openStore({ snapshotEvery: 2 });
-    const saved = [];
+    const saved: MemoryRecord[] = [];
     for (const text of FACTS) saved.push(await store.save({ text, kind: 'fact' }));
-    const descriptors = descriptorCount();
+    const descriptors = openDescriptorsOf();
 
     expect(disk!.fill()).toBeGreaterThan(0);
     for (const text of ['I park on level 3', 'My locker code is on the fridge', 'Tea after six']) {
@@ -77,7 +77,7 @@ describe.skipIf(!disk)('the memory store on a full disk', () => {
     expect(store.list({ limit: 20 }).map((r) => r.id).sort()).toEqual(saved.map((r) => r.id).sort());
     expect(store.health()).toMatchObject({ ok: true, records: FACTS.length, verified: FACTS.length });
     // Nothing left open or half-written by the failures.
-    expect(descriptorCount()).toBe(descriptors);
+    expect(openDescriptorsOf()).toEqual(descriptors);
     expect(readdirSync(dataDir).filter((name) => name.includes('.tmp-'))).toEqual([]);
 
     disk!.free();

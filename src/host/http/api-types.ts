@@ -5,7 +5,7 @@
  */
 import type { ActivityState, AssistantEvent, Decision, Risk } from '../../events/index.js';
 import type { ServerStatus } from '../hub/index.js';
-import type { StoredAuditRecord } from '../store/index.js';
+import type { DiskRoom, StoredAuditRecord } from '../store/index.js';
 import type { MissingDevice, RoomReport } from '../../voice/index.js';
 
 export interface ApiError {
@@ -33,6 +33,8 @@ export interface StateBody {
   /** `listening`: a recording is under way (a trigger started it and the end of speech has not come). */
   /** `off`: why the voice is not running; `missing`: the sound devices that are gone now, each with what happened in words (absent when none is). */
   voice: { enabled: boolean; listening: boolean; off?: string; room?: RoomReport; missing?: MissingDevice[] };
+  /** The data folder's disk (memory, audit): `missing` says in words what a full disk stops, while it is full. */
+  storage?: DiskRoom;
   providers: ProviderHealth[];
   /** The LLM server; `missing`: it does not answer now, with what happened in words and since when (absent while it answers). */
   llm: { url: string; missing?: { message: string; sinceMs: number } };

@@ -35,6 +35,8 @@ export interface ApiDeps {
   voice?: VoiceControl;
   /** Why the voice is not running, for `/state` and the page (absent when it runs). */
   voiceOff?: string;
+  /** The data folder (memory, audit), whose disk `/state` reports on. */
+  dataDir?: string;
   staticFiles: Map<string, StaticFile>;
   sse: { heartbeatMs: number; replayCount: number };
   /** Request bodies larger than this are refused with 413. */

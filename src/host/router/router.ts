@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/index.js';
-import { isAppError } from '../../errors/index.js';
+import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus, type AssistantEvent, type DecidedBy, type Decision, type EntryPoint, type Risk, type ToolCallStatus, type UnstampedEvent } from '../../events/index.js';
 import type { ToolHub } from '../hub/index.js';
+import type { LogSink } from '../../log/index.js';
 import { detectSensitive } from '../../memory/index.js';
 import { META_TURN_ID, META_USER_CONFIRMED_SENSITIVE } from '../../tool-meta/index.js';
-import { summarizeArguments, type AuditLog, type PinStore } from '../store/index.js';
+import { summarizeArguments, type AuditLog, type AuditRecord, type PinStore } from '../store/index.js';
+import { AuditTrail } from './audit-trail.js';
 import { TurnBudget } from './budget.js';
 import { buildCatalog, type RoutedTool } from './catalog.js';
 import { askWithTimeout, type ConfirmationChannel } from './confirmation.js';
@@ -23,6 +25,8 @@ export interface RouterOptions {
   clock?: () => number;
   /** False: no tool is offered or run (config `[router] enabled`, OWNER_TOOL_ROUTER_ENABLED=0). */
   enabled: boolean;
+  /** Where audit failures are logged (stderr). */
+  log?: LogSink;
 }
 
 export interface TurnContext {
@@ -57,17 +61,24 @@ interface Verdict {
 /**
  * The one choke point for tool calls, from every way in. In order: lookup,
  * pinning, argument validation, risk policy, confirmation, per-turn budget,
- * run, output handling, audit, events. Every refusal or failure is a result
- * the model can read, never a throw.
+ * audit (written before the run: a call that cannot be audited does not run,
+ * AUDIT_UNWRITABLE), run, output handling, the audit's outcome, events.
+ * Every refusal or failure is a result the model can read, never a throw.
  */
 export class ToolRouter {
   private readonly validator = new ArgumentValidator();
   private readonly pins: PinGuard;
   private readonly clock: () => number;
+  private readonly trail: AuditTrail;
   private cached: RoutedTool[] | undefined;
 
   constructor(private readonly options: RouterOptions) {
     this.clock = options.clock ?? Date.now;
+    this.trail = new AuditTrail(
+      options.audit,
+      (message, turnId) => this.options.bus.emit({ type: 'error', stage: 'tool', code: 'AUDIT_UNWRITABLE', message, recoverable: true, atMs: this.clock(), turnId }),
+      options.log,
+    );
     this.pins = new PinGuard(options.pins, this.clock);
     options.hub.onToolsChanged(() => {
       this.cached = undefined;
@@ -114,23 +125,27 @@ export class ToolRouter {
     // The parsed object when there is one: the model's text form would show escaped quotes.
     const shown = args.ok ? hideSensitiveArgument(args.value, found?.sensitiveArgument, sensitive) : request.arguments;
     const { hash, summary } = summarizeArguments(shown);
+    const auditEntry = (tool: { name: string; server: string }, verdict: Verdict, status: AuditRecord['status'], durationMs: number, text: string, extra: { truncated?: boolean; detail?: string } = {}): AuditRecord => ({
+      atMs: started,
+      turnId: turn.turnId,
+      entry: turn.entry,
+      tool: tool.name,
+      server: tool.server,
+      ...verdict,
+      status,
+      durationMs,
+      argsHash: hash,
+      argsSummary: summary,
+      outputChars: text.length,
+      truncated: extra.truncated ?? false,
+      detail: extra.detail,
+    });
+    // The row written before the run; none for a call refused before it, and none when that write failed (nothing more is tried).
+    let auditId: number | undefined;
+    let auditable = true;
     const finish = (tool: { name: string; server: string }, verdict: Verdict, status: ToolCallStatus, text: string, extra: { durationMs?: number; truncated?: boolean; detail?: string } = {}): RoutedResult => {
       const durationMs = extra.durationMs ?? this.clock() - started;
-      this.options.audit.record({
-        atMs: started,
-        turnId: turn.turnId,
-        entry: turn.entry,
-        tool: tool.name,
-        server: tool.server,
-        ...verdict,
-        status,
-        durationMs,
-        argsHash: hash,
-        argsSummary: summary,
-        outputChars: text.length,
-        truncated: extra.truncated ?? false,
-        detail: extra.detail,
-      });
+      if (auditable) this.trail.end(auditId, auditEntry(tool, verdict, status, durationMs, text, extra));
       this.emit(turn, { type: 'tool.ended', stage: 'tool', callId, tool: tool.name, status, durationMs, outputChars: text.length, truncated: extra.truncated ?? false });
       return { callId, text, isError: status !== 'ok', status };
     };
@@ -174,6 +189,14 @@ export class ToolRouter {
     // Per-turn budget.
     const exhausted = turn.budget.exhausted();
     if (exhausted) return refuse(tool, verdict, 'budget', 'TOOL_BUDGET_EXCEEDED', `${exhausted}; answer with what you have`);
+
+    // Audit, before the run: a call that cannot be audited does not run.
+    try {
+      auditId = this.trail.begin(auditEntry(tool, verdict, 'running', 0, ''));
+    } catch (error) {
+      auditable = false;
+      return refuse(tool, verdict, 'refused', 'AUDIT_UNWRITABLE', messageOf(error));
+    }
 
     // Run.
     const runStarted = this.clock();

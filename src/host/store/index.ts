@@ -1,6 +1,7 @@
 export { openStateDb, STATE_DB_FILE, type OpenStateDbOptions, type StateDb } from './state-db.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SqliteAuditLog, RECENT_MAX } from './audit-log.js';
+export { diskRoom, DISK_FULL_BELOW_BYTES, type DiskRoom } from './disk-room.js';
 export { SqlitePinStore } from './pin-store.js';
 export { redactSecrets, redactSecretsInValue, REDACTED, isSecretKey } from '../../secrets/index.js';
 export { summarizeArguments, truncateMarked } from './argument-summary.js';

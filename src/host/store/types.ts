@@ -11,7 +11,8 @@ export interface AuditRecord {
   risk: Risk;
   decision: Decision;
   decidedBy: DecidedBy;
-  status: ToolCallStatus;
+  /** `running`: written before the call ran and not yet replaced by its outcome (still running, or its outcome could not be written). */
+  status: ToolCallStatus | 'running';
   durationMs: number;
   /** sha256 hex of the canonical JSON of the arguments. */
   argsHash: string;
@@ -28,7 +29,12 @@ export interface StoredAuditRecord extends AuditRecord {
 }
 
 export interface AuditLog {
+  /** Writes a call that is over (a refusal, or a call that ran and was not begun). */
   record(entry: AuditRecord): void;
+  /** Writes a call about to run, as `running`; answers the row's id for `complete`. Throws when it cannot be written. */
+  begin(entry: AuditRecord): number;
+  /** Replaces a begun call's row with its outcome. */
+  complete(id: number, entry: AuditRecord): void;
   recent(limit: number): StoredAuditRecord[];
 }
 

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { AuditBody, HealthBody, StateBody } from '../api-types.js';
 import type { ApiDeps } from '../deps.js';
+import { diskRoom } from '../../store/index.js';
 import { errorResponse } from '../errors.js';
 import { toolSummary } from '../tool-summary.js';
 
@@ -19,6 +20,7 @@ export function readRoutes(app: Hono, deps: ApiDeps): void {
         ...(deps.voice?.room ? { room: deps.voice.room } : {}),
         ...(deps.voice?.missing?.length ? { missing: [...deps.voice.missing] } : {}),
       },
+      ...(deps.dataDir !== undefined ? { storage: diskRoom(deps.dataDir) } : {}),
       providers: [deps.llmHealth.current],
       llm: { url: deps.llmHealth.url, ...(deps.llmHealth.missing ? { missing: { ...deps.llmHealth.missing } } : {}) },
       servers: deps.hub.servers(),
