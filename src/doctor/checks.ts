@@ -6,6 +6,7 @@ import { messageOf } from '../errors/index.js';
 import { memoryEnabled } from '../memory/index.js';
 import { checkCanceller, chooseDevice, loadPocketsphinxAddon, loadPortAudio, measureRoomEcho, PortAudioInput, PortAudioOutput, roomProblems, sileroModelPath } from '../voice/index.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
+import { lastExitCheck, serviceCheck } from './daemon-checks.js';
 import { findProgram } from './programs.js';
 
 const SETUP = 'run `bash scripts/setup.sh` in the checkout (it installs the Debian packages and builds what is native)';
@@ -215,5 +216,7 @@ export async function runChecks(context: DoctorContext): Promise<CheckResult[]> 
     chromiumCheck(context),
     faissCheck(context),
     dataFolderCheck(context),
+    lastExitCheck(context),
+    await serviceCheck(context),
   ];
 }

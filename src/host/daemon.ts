@@ -1,4 +1,7 @@
+import { dataDir as resolveDataDir } from '../config/index.js';
 import { AppError, messageOf } from '../errors/index.js';
+import { watchExits, type ExitInfo } from '../exit-record/index.js';
+import { logEvent } from '../log/index.js';
 import { ActivityTracker, type Conversation } from './conversation/index.js';
 import {
   createApiApp,
@@ -36,6 +39,12 @@ export interface DaemonOptions extends HostOptions {
   /** Overrides `[http] port` (0: any free port). */
   port?: number;
   sse?: ApiDeps['sse'];
+  /**
+   * Keep the data folder's record of how the daemon last exited (`doctor`
+   * shows it): `desktop-assistant run` does. It watches the whole process
+   * (uncaught errors, fatal signals, exit), so one such daemon a process.
+   */
+  recordExits?: boolean;
 }
 
 export interface Daemon {
@@ -43,11 +52,38 @@ export interface Daemon {
   url: string;
   tokenFile: string;
   deps: ApiDeps;
-  close(): Promise<void>;
+  /** How the previous run ended, when exits are recorded and one was. */
+  previousExit?: ExitInfo;
+  /** `reason`: why it stops, for the exit record (default "stopped"). */
+  close(reason?: string): Promise<void>;
 }
 
 /** `desktop-assistant run`: the host, the hub, the HTTP API and the voice. */
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
+  const env = options.env ?? process.env;
+  const exits = options.recordExits ? watchExits(resolveDataDir(env), { env }) : undefined;
+  const previous = exits?.previous;
+  if (previous && !previous.clean) {
+    // Under systemd this is the service's restart (Restart=on-failure): the journal says why.
+    logEvent('warn', 'daemon.restarted', { lastExitAt: previous.atMs === undefined ? 'unknown' : new Date(previous.atMs).toISOString(), lastExit: previous.reason });
+  }
+  try {
+    const daemon = await startParts(options);
+    return {
+      ...daemon,
+      ...(previous ? { previousExit: previous } : {}),
+      close: async (reason = 'stopped') => {
+        await daemon.close();
+        exits?.ended(reason, true);
+      },
+    };
+  } catch (error) {
+    exits?.ended(`could not start: ${messageOf(error)}`, false);
+    throw error;
+  }
+}
+
+async function startParts(options: DaemonOptions): Promise<Daemon> {
   const env = options.env ?? process.env;
   const host = await startHost(options);
   const conversation = host.newConversation();

@@ -25,7 +25,7 @@ export const runCommand: CliCommand = {
     const port = parsePortOption(values.port, 0);
     const { startDaemon } = await import('../../daemon.js');
     const { reportToTerminal } = await import('../../terminal/index.js');
-    const daemon = await startDaemon({ configDir: values['config-dir'], env: io.env, voice: !values['no-voice'], port, startVoice: startVoice(io.env) });
+    const daemon = await startDaemon({ configDir: values['config-dir'], env: io.env, voice: !values['no-voice'], port, startVoice: startVoice(io.env), recordExits: true });
     const stopReporting = reportToTerminal(daemon.host.bus, io.stderr);
     const tools = daemon.host.router.offered().map((t) => t.name);
     io.stdout.write(
@@ -33,13 +33,13 @@ export const runCommand: CliCommand = {
         `LLM: ${daemon.host.config.llm}; tools: ${tools.length > 0 ? tools.join(', ') : 'none'}\n` +
         `voice: ${daemon.deps.voiceOff === undefined ? `on (${daemon.deps.voice?.mode ?? 'turn_based'})` : `off: ${daemon.deps.voiceOff}`}\n`,
     );
-    await new Promise<void>((resolve) => {
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     io.stdout.write('stopping\n');
     stopReporting();
-    await daemon.close();
+    await daemon.close(`stopped by ${signal}`);
     return 0;
   },
 };
