@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lastExitCheck, parseShow } from '../../src/doctor/daemon-checks.js';
 import { readExitRecord, writeExitRecord, type ExitRecord } from '../../src/exit-record/index.js';
 import { unitText } from '../../src/host/cli/systemd-unit.js';
+import { DIST } from '../helpers/paths.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 let dir: TempDir;
@@ -33,6 +35,16 @@ describe('the exit record file', () => {
     expect(readExitRecord(dir.path)).toBeUndefined();
     await dir.write('last-exit.json', '{"pid": "1"}');
     expect(readExitRecord(dir.path)).toBeUndefined();
+  });
+});
+
+describe('watching a process', () => {
+  it('records an unhandled rejection as it dies, leaving Node to end it as usual', async () => {
+    const watch = join(DIST, 'src/exit-record/index.js');
+    const script = `import { watchExits } from ${JSON.stringify(watch)};\nwatchExits(${JSON.stringify(dir.path)});\nPromise.reject(new Error('nobody caught me'));\n`;
+    const code = await new Promise<number | null>((resolve) => execFile(process.execPath, ['--input-type=module', '-e', script], (error) => resolve(error ? (error.code as number) : 0)));
+    expect(code).toBe(1);
+    expect(readExitRecord(dir.path)?.exit).toMatchObject({ clean: false, reason: 'unhandled promise rejection: nobody caught me (exit code 1)' });
   });
 });
 
