@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,8 +137,10 @@ describe.skipIf(!disk)('the daemon when the data folder\'s disk is full', () => 
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('memory_save');
 
     // Text turns go on: a plain answer, and a turn whose tool call is refused reads the refusal.
-    llm.enqueue({ text: 'Still here.' });
-    expect(await postTurn('are you there?')).toMatchObject({ status: 'ok', reply: 'Still here.' });
+    llm.enqueue({ text: 'Under the blue pot.' });
+    expect(await postTurn('where is the spare key?')).toMatchObject({ status: 'ok', reply: 'Under the blue pot.' });
+    // The memories saved before are recalled into the turn (a read: the disk is not needed).
+    expect(JSON.stringify(llm.requests.at(-1)?.messages)).toContain('The spare key is under the blue pot');
     llm.enqueue(markThenAnswer('turn-while-full'), markThenAnswer('turn-while-full'));
     const toolTurn = await postTurn('leave a mark');
     expect(toolTurn).toMatchObject({ status: 'ok', toolCalls: [{ status: 'refused' }] });
@@ -192,5 +195,33 @@ describe.skipIf(!disk)('the daemon when the data folder\'s disk is full', () => 
     const store = await MemoryStore.open({ dataDir, embedder: new HashedEmbedder(), log: { write: () => true } });
     expect(store.health()).toMatchObject({ ok: true, records: 4, verified: 4, notes: [] });
     store.close({ snapshot: false });
+  });
+
+  it('a memory save the audit can record but the disk cannot hold: MEMORY_DISK_FULL reaches the model and the audit, and the next save works once freed', async () => {
+    daemon ??= await startDaemon({ configDir: configDir(), env, port: 0 });
+    token = readToken(running().tokenFile)!;
+    for (const label of ['one', 'two', 'three']) expect((await routedCall('mark', { label })).status).toBe('ok');
+    // The audit's WAL is copied into the database and starts over from its first page: its next writes reuse space the
+    // disk already gave it, as they do on a desktop after any checkpoint. The memory database's WAL has no such room.
+    const stateDb = new Database(join(dataDir, 'state.sqlite'));
+    expect(stateDb.pragma('wal_checkpoint(RESTART)')).toEqual([{ busy: 0, log: expect.any(Number), checkpointed: expect.any(Number) }]);
+    stateDb.close();
+    const memoryServer = memoryPid();
+
+    disk!.fill();
+    const refused = await routedCall('memory_save', { text: 'The boiler was serviced in May', kind: 'fact' });
+    expect(refused).toMatchObject({ status: 'error', isError: true });
+    expect(refused.text).toContain(`MEMORY_DISK_FULL: the memory database at ${join(dataDir, 'memory.sqlite')} cannot be written: no space left on device`);
+    expect(refused.text).toContain('the memories saved before are kept');
+    const audited = (await (await fetch(`${running().url}/audit?limit=1`, { headers: auth() })).json()) as { records: { tool: string; status: string; detail?: string }[] };
+    expect(audited.records[0]).toMatchObject({ tool: 'memory_save', status: 'error', detail: expect.stringContaining('MEMORY_DISK_FULL') });
+    expect(memoryPid()).toBe(memoryServer);
+
+    disk!.free();
+    const freedAt = Date.now();
+    const saved = await routedCall('memory_save', { text: 'The boiler was serviced in May', kind: 'fact' });
+    expect(saved.status).toBe('ok');
+    console.info(`disk freed: the next memory save took ${Date.now() - freedAt} ms`);
+    expect((await routedCall('memory_search', { query: 'boiler serviced', k: 1 })).text).toContain('The boiler was serviced in May');
   });
 });
