@@ -59,6 +59,9 @@ export function writeSnapshot(
   } catch (error) {
     closeSync(fd);
     rmSync(temporary, { force: true });
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
+      throw new AppError('MEMORY_DISK_FULL', `the memory index ${join(dataDir, INDEX_FILE)} cannot be written: no space left on device; the one before stays, and the database has every memory`, { cause: error, retryable: true });
+    }
     throw new AppError('MEMORY_INDEX_UNAVAILABLE', `cannot write the memory index ${temporary}: ${messageOf(error)}`, { cause: error });
   }
   closeSync(fd);

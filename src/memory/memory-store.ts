@@ -50,7 +50,11 @@ export interface SearchRequest {
  * vectors included), searched through a FAISS index kept equal to it. A
  * save is durable when it returns; every process on the same data folder
  * sees the others' saves and forgets before its next operation; only
- * records whose vector in the index matches them are ever returned.
+ * records whose vector in the index matches them are ever returned. On a
+ * full disk a save or forget fails with MEMORY_DISK_FULL (retryable): its
+ * transaction is rolled back whole, reads go on, and the first write after
+ * room is made works, with no reopen. A snapshot that cannot be written is
+ * logged and leaves the one before (the next start replays what it lacks).
  */
 export class MemoryStore {
   private readonly clock: () => number;
