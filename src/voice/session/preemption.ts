@@ -25,7 +25,8 @@ function sameQuestion(a: string, b: string): boolean {
 
 /**
  * Preemptive generation for one utterance, on the voice's side: when the
- * user pauses and the decoder's words hold still and do not stop open, the
+ * user pauses, the decoder has caught up with the speech before the pause,
+ * and its words hold still and do not stop open, the
  * conversation is asked for a reply at once (`speculate`) and its first
  * segment is synthesized, unheard. Speech that goes on, or words that
  * change, discard it. At the end `take` hands it to the turn when the final
@@ -53,7 +54,9 @@ export class Preemption {
     // Words that stop on "and", "the" are not a question yet; others are asked about once they hold still
     // (at once when the recognizer calls them a finished sentence): the end of turn comes 160-500 ms later.
     const steady = silenceMs - this.heard.atSilenceMs >= STEADY_MS || (recognition.sentenceComplete?.(Math.min(silenceMs, STEADY_MS)) ?? false);
-    const worthAsking = words.trim() !== '' && !endsOpen(words, this.options.language) && steady;
+    // A decoder further behind than the pause has not heard all of the speech before it: its words are not the question yet.
+    const caughtUp = (recognition.backlogMs?.() ?? 0) <= silenceMs;
+    const worthAsking = words.trim() !== '' && !endsOpen(words, this.options.language) && steady && caughtUp;
     this.discard('the words changed');
     if (worthAsking) this.start(words);
   }

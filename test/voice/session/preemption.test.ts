@@ -25,7 +25,7 @@ const speaker = { prepare: () => undefined, dropPrepared: () => undefined } as u
 
 /** A recognition whose words are whatever `words.now` holds; finished when `complete.now`. */
 function liveWords(first: string) {
-  const state = { words: first, complete: false };
+  const state = { words: first, complete: false, backlogMs: 0 };
   const recognition: RecognitionSession = {
     push: () => undefined,
     onPartial: () => () => undefined,
@@ -33,6 +33,7 @@ function liveWords(first: string) {
     cancel: () => undefined,
     sentenceComplete: () => state.complete,
     hypothesis: () => state.words,
+    backlogMs: () => state.backlogMs,
   };
   return { state, recognition };
 }
@@ -59,6 +60,22 @@ describe('preemptive generation, the voice side (silence in Silero windows of 32
     // The same words again: asked once.
     p.pause(96, unsure.recognition);
     expect(other.asked).toEqual(['five five']);
+  });
+
+  it('waits for the decoder to catch up with the speech before the pause: its words until then are older than the pause', () => {
+    const { conversation, asked } = recordingConversation();
+    const behind = liveWords('what time');
+    behind.state.complete = true;
+    behind.state.backlogMs = 200;
+    const p = preemption(conversation);
+    p.pause(32, behind.recognition);
+    p.pause(64, behind.recognition);
+    expect(asked).toEqual([]);
+    // Caught up: the words are the whole question.
+    behind.state.words = 'what time is it';
+    behind.state.backlogMs = 20;
+    p.pause(96, behind.recognition);
+    expect(asked).toEqual(['what time is it']);
   });
 
   it('never asks for words that stop open, and drops what it asked when the words change or the user goes on', () => {
