@@ -8,18 +8,15 @@
  * answered. The daemon never exits and keeps no extra child process.
  * Skipped, with the reason, where PulseAudio or naudiodon cannot run.
  */
-import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { messageOf } from '../../src/errors/index.js';
 import { loadPortAudio } from '../../src/voice/devices/index.js';
 import { startScriptedLlmServer } from '../fakes/scripted-llm-server.js';
-import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { CLI } from '../helpers/paths.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { childrenOf, spokenQuestion, startVoiceDaemon, type VoiceDaemon } from '../helpers/voice-daemon.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { startRestartablePulse, type RestartablePulse } from '../support/restartable-pulse.js';
 
@@ -38,117 +35,12 @@ afterAll(async () => {
   await pulse?.stop();
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface VoiceState {
-  state: string;
-  voice: { enabled: boolean; listening: boolean; missing?: { device: string; message: string; sinceMs: number }[] };
-}
-
-/** The daemon's direct children (pocketsphinx runs in-process; the tools server is one). */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The parent pid is the 2nd field after the parenthesised command name.
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return children;
-}
-
-interface Daemon {
-  url: string;
-  pid: number;
-  state(): Promise<VoiceState>;
-  listenStart(): Promise<{ status: number; body: { listening?: boolean; error?: { code: string; message: string } } }>;
-  listenStop(): Promise<void>;
-  /** What the terminal reporter printed so far. */
-  stderr(): string;
-  alive(): void;
-  stop(): Promise<void>;
-}
-
-/** `desktop-assistant run`, turn-based, on the restartable server, with a scripted LLM; in its own process group. */
-async function startDaemon(server: RestartablePulse, home: TempDir, llmUrl: string): Promise<Daemon> {
-  const port = await freePort();
-  const configDir = join(home.path, 'config');
-  const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = turn on the light | what time is it;\n');
-  await home.write('config/config.toml', `llm = "${llmUrl}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n[http]\nport = ${port}\n[voice]\nenabled = true\n`);
-  const env = { ...process.env, ...server.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), DESKTOP_ASSISTANT_CONFIG_DIR: '' };
-  const child = spawn(process.execPath, [CLI, 'run', '--config-dir', configDir], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    }
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // The group is gone already.
-    }
-  };
-  try {
-    const url = await waitFor(
-      () => {
-        if (child.exitCode !== null) throw new Error(`the daemon exited (${child.exitCode}): ${stderr.slice(-2000)}`);
-        return /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1];
-      },
-      'the daemon to start',
-      30_000,
-    );
-    const token = readFileSync(join(server.env.XDG_RUNTIME_DIR!, 'desktop-assistant', 'api-token'), 'utf8').trim();
-    const headers = { authorization: `Bearer ${token}` };
-    return {
-      url,
-      pid: child.pid!,
-      state: async () => (await (await fetch(`${url}/state`, { headers })).json()) as VoiceState,
-      listenStart: async () => {
-        const response = await fetch(`${url}/listen/start`, { method: 'POST', headers });
-        return { status: response.status, body: (await response.json()) as { listening?: boolean; error?: { code: string; message: string } } };
-      },
-      listenStop: async () => {
-        await fetch(`${url}/listen/stop`, { method: 'POST', headers });
-      },
-      stderr: () => stderr,
-      alive: () => expect(child.exitCode, `the daemon exited: ${stderr.slice(-2000)}`).toBeNull(),
-      stop,
-    };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-async function question(home: TempDir, text: string): Promise<string> {
-  const raw = join(home.path, 'q22.wav');
-  const wav = join(home.path, 'question.wav');
-  await run('espeak-ng', ['-w', raw, text]);
-  await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', wav, 'pad', '0.3', '1.2']);
-  return wav;
-}
-
 const REPLY = Array.from({ length: 8 }, (_, i) => `This is sentence number ${i + 1} of a long answer about the light.`).join(' ');
 
 describe.skipIf(skipReason !== undefined)('the voice across a restart of the sound server', () => {
   let home: TempDir | undefined;
   let llm: Awaited<ReturnType<typeof startScriptedLlmServer>> | undefined;
-  let daemon: Daemon | undefined;
+  let daemon: VoiceDaemon | undefined;
   afterEach(async () => {
     await daemon?.stop();
     await llm?.close();
@@ -162,8 +54,8 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     const server = pulse!;
     home = await makeTempDir('da-voice-recovery-');
     llm = await startScriptedLlmServer();
-    const spoken = await question(home, 'turn on the light');
-    const d = (daemon = await startDaemon(server, home, llm.url));
+    const spoken = await spokenQuestion(home, 'turn on the light');
+    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
     const fds = () => readdirSync(`/proc/${d.pid}/fd`).length;
     const threads = () => readdirSync(`/proc/${d.pid}/task`).length;
 
@@ -233,8 +125,8 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     const server = pulse!;
     home = await makeTempDir('da-voice-recovery-reply-');
     llm = await startScriptedLlmServer();
-    const spoken = await question(home, 'turn on the light');
-    const d = (daemon = await startDaemon(server, home, llm.url));
+    const spoken = await spokenQuestion(home, 'turn on the light');
+    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
 
     llm.enqueue({ text: REPLY });
     expect(await d.listenStart()).toMatchObject({ status: 200 });
@@ -274,7 +166,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     const server = pulse!;
     home = await makeTempDir('da-voice-recovery-quick-');
     llm = await startScriptedLlmServer();
-    const d = (daemon = await startDaemon(server, home, llm.url));
+    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
     // Idle for a while: the speaker's stream is steady.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     await server.kill();
@@ -290,7 +182,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the voice to be idle', 10_000);
     // A recording now really records: a reply is spoken to the end on the new stream.
     llm.enqueue({ text: 'The light is on.' });
-    const spoken = await question(home, 'turn on the light');
+    const spoken = await spokenQuestion(home, 'turn on the light');
     expect(await d.listenStart()).toMatchObject({ status: 200 });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
     await waitFor(() => (llm!.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
@@ -303,7 +195,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     const server = pulse!;
     home = await makeTempDir('da-voice-recovery-five-');
     llm = await startScriptedLlmServer();
-    const d = (daemon = await startDaemon(server, home, llm.url));
+    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
     const fds = () => readdirSync(`/proc/${d.pid}/fd`).length;
     const threads = () => readdirSync(`/proc/${d.pid}/task`).length;
     // Steady first: both streams open and delivering.
@@ -322,7 +214,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     }
     // The decoder runs on libuv's pool of four workers: a close that blocked a worker each time would leave it none by now.
     llm.enqueue({ text: 'The light is on.' });
-    const spoken = await question(home, 'turn on the light');
+    const spoken = await spokenQuestion(home, 'turn on the light');
     expect(await d.listenStart()).toMatchObject({ status: 200 });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
     await waitFor(() => (llm!.requests.length > 0 ? true : undefined), 'the question to reach the LLM after five restarts', 20_000);

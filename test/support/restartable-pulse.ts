@@ -25,6 +25,10 @@ export interface RestartablePulse {
    * process was started (Date.now()).
    */
   start(): Promise<{ spawnedAtMs: number }>;
+  /** Unloads the null sink (and with it its monitor, the microphone): the server stays, its devices go, as on an unplug. */
+  removeDevices(): Promise<void>;
+  /** Loads the null sink again, as the defaults; resolves when it renders (as `start`), with when it was loaded. */
+  addDevices(): Promise<{ addedAtMs: number }>;
   stop(): Promise<void>;
 }
 
@@ -48,6 +52,22 @@ export async function startRestartablePulse(): Promise<RestartablePulse> {
   let keeper: ChildProcess | undefined;
   let stderr = '';
 
+  const pactl = (args: string[]) => run('pactl', args, { env: childEnv, timeout: 2000 });
+
+  // As in pulse-server.ts: a 10 ms recorder keeps the null sink from sleeping 2 s between
+  // renders, and its first bytes say the sink renders (the server serves audio).
+  const keepRendering = async (): Promise<void> => {
+    const recorder = spawn('pacat', ['--record', `--device=${MONITOR}`, '--latency-msec=10', '--raw'], { env: childEnv, stdio: ['pipe', 'pipe', 'ignore'] });
+    keeper = recorder;
+    const flowing = await new Promise<boolean>((resolve) => {
+      recorder.stdout?.once('data', () => resolve(true));
+      recorder.once('exit', () => resolve(false));
+      setTimeout(() => resolve(false), 5000).unref();
+    });
+    recorder.stdout?.resume();
+    if (!flowing) throw new Error('pacat recorded nothing from the null sink within 5 s');
+  };
+
   const start = async (): Promise<{ spawnedAtMs: number }> => {
     const spawnedAtMs = Date.now();
     // exit-idle-time: a server orphaned by a crashed test exits once nobody uses it.
@@ -66,17 +86,7 @@ export async function startRestartablePulse(): Promise<RestartablePulse> {
       if (Date.now() > deadline) throw new Error(`pulseaudio did not come up: ${stderr.slice(-500)}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    // As in pulse-server.ts: a 10 ms recorder keeps the null sink from sleeping 2 s between
-    // renders, and its first bytes say the sink renders (the server serves audio).
-    const recorder = spawn('pacat', ['--record', `--device=${MONITOR}`, '--latency-msec=10', '--raw'], { env: childEnv, stdio: ['pipe', 'pipe', 'ignore'] });
-    keeper = recorder;
-    const flowing = await new Promise<boolean>((resolve) => {
-      recorder.stdout?.once('data', () => resolve(true));
-      recorder.once('exit', () => resolve(false));
-      setTimeout(() => resolve(false), 5000).unref();
-    });
-    recorder.stdout?.resume();
-    if (!flowing) throw new Error('pacat recorded nothing from the null sink within 5 s');
+    await keepRendering();
     return { spawnedAtMs };
   };
 
@@ -96,6 +106,21 @@ export async function startRestartablePulse(): Promise<RestartablePulse> {
       if (keeper) await stopChild(keeper);
     },
     start,
+    async removeDevices() {
+      const modules = (await pactl(['list', 'short', 'modules'])).stdout.split('\n');
+      const sink = modules.find((line) => line.includes('module-null-sink') && line.includes(`sink_name=${SINK}`));
+      if (!sink) throw new Error(`no null sink ${SINK} to remove`);
+      await pactl(['unload-module', sink.split('\t')[0]!]);
+      if (keeper) await stopChild(keeper);
+    },
+    async addDevices() {
+      const addedAtMs = Date.now();
+      await pactl(['load-module', 'module-null-sink', `sink_name=${SINK}`, 'rate=48000', 'channels=1']);
+      await pactl(['set-default-sink', SINK]);
+      await pactl(['set-default-source', MONITOR]);
+      await keepRendering();
+      return { addedAtMs };
+    },
     async stop() {
       if (keeper) await stopChild(keeper);
       if (daemon) await stopChild(daemon);
