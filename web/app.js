@@ -5,7 +5,7 @@ import { api, forgetToken, loadToken, onUnauthorized, saveToken } from './api.js
 import { Conversation } from './conversation.js';
 import { byTestId } from './dom.js';
 import { followEvents } from './sse.js';
-import { Header, Inventory, Latency, LlmNotice } from './status.js';
+import { Header, Inventory, Latency, MissingNotice } from './status.js';
 import { Confirmations, ToolCalls } from './tools.js';
 
 const el = {
@@ -28,7 +28,8 @@ const el = {
 
 const header = new Header();
 const latency = new Latency();
-const llmNotice = new LlmNotice();
+const llmNotice = new MissingNotice('llm-missing', 'Model waiting');
+const storageNotice = new MissingNotice('storage-missing', 'Waiting for');
 const conversation = new Conversation(byTestId('messages'));
 const calls = new ToolCalls(byTestId('tool-calls'));
 const confirmations = new Confirmations(byTestId('confirmations'), (id, approve) => api.answer(id, approve));
@@ -132,7 +133,8 @@ async function refreshState() {
   el.voiceOff.dataset.missing = missing ? 'true' : 'false';
   showListening(Boolean(state.voice?.listening));
   if (!voiceEnabled) showPartialTranscript('');
-  llmNotice.show(state.llm);
+  llmNotice.show(state.llm?.missing?.message);
+  storageNotice.show(state.storage?.missing);
   inventory.providers(state.providers ?? []);
   inventory.servers(state.servers ?? []);
   inventory.tools(state.tools ?? []);
@@ -248,6 +250,8 @@ function handle(event) {
     case 'progress':
       return showServerProgress(event);
     case 'error':
+      // A full disk shows in /state (storage.missing) until there is room.
+      if (/DISK_FULL|AUDIT_UNWRITABLE/.test(event.code)) refreshStateSoon();
       return conversation.error(event);
     default:
       // llm.delta and llm.request: the reply is drawn from whole sentences.

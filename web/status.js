@@ -51,18 +51,23 @@ export class Header {
   }
 }
 
-/** The LLM server gone now (restarted, crashed): what is missing, in words, until it answers again (`llm.missing` in GET /state). */
-export class LlmNotice {
-  constructor() {
-    this.el = byTestId('llm-missing');
+/**
+ * A dependency gone now, in words, until it is back (from GET /state): the LLM server
+ * (`llm.missing`: restarted, crashed) or room on the data folder's disk (`storage.missing`).
+ */
+export class MissingNotice {
+  /** @param {string} testId @param {string} label */
+  constructor(testId, label) {
+    this.el = byTestId(testId);
+    this.label = label;
   }
 
-  /** @param {{ url?: string, missing?: { message: string, sinceMs: number } } | undefined} llm */
-  show(llm) {
-    const message = typeof llm?.missing?.message === 'string' ? llm.missing.message : '';
-    this.el.textContent = message ? `Model waiting: ${message}` : '';
-    this.el.hidden = !message;
-    this.el.dataset.missing = message ? 'true' : 'false';
+  /** @param {string | undefined} message */
+  show(message) {
+    const text = typeof message === 'string' ? message : '';
+    this.el.textContent = text ? `${this.label}: ${text}` : '';
+    this.el.hidden = !text;
+    this.el.dataset.missing = text ? 'true' : 'false';
   }
 }
 
