@@ -71,7 +71,7 @@ async function runSoak(options: BenchmarkRunOptions = {}): Promise<Figures> {
     await writeFile(join(home, '.asoundrc'), asoundrc([room]));
     const recorder = await RoomRecorder.start(pulse.server, room);
     cleanups.unshift(() => recorder.stop());
-    const llm = await startSoakLlm({ profile: REALISTIC_LLM, toolName: 'now', memorySaveName: 'memory.save' });
+    const llm = await startSoakLlm({ profile: REALISTIC_LLM, toolName: 'now', memorySaveName: 'memory_save' });
     cleanups.unshift(() => llm.close());
     const started = await startSoakDaemon(root, home, room, pulse.server, llm);
     if (typeof started === 'string') return { ...figures, skipped: started };

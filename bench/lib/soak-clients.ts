@@ -73,7 +73,7 @@ export async function startSoakClients(url: string, token: string, tool: string)
     while (!stopped.signal.aborted) {
       await whilePaused();
       if (stopped.signal.aborted) return;
-      const visiting = visit(AbortSignal.any([stopped.signal, pausing.signal, AbortSignal.timeout(between(STAY_MS))]));
+      const visiting = visit(AbortSignal.any([stopped.signal, pausing.signal, AbortSignal.timeout(Math.round(between(STAY_MS)))]));
       visits.add(visiting);
       await visiting;
       visits.delete(visiting);
@@ -108,7 +108,8 @@ export async function startSoakClients(url: string, token: string, tool: string)
     }
   };
 
-  const loops = [...Array.from({ length: PAGES }, page), editorLoop()];
+  // A loop that throws ends with its error kept for the report, not as an unhandled rejection.
+  const loops = [...Array.from({ length: PAGES }, page), editorLoop()].map((loop) => loop.catch((error: unknown) => failed('client loop', error)));
   return {
     counts: () => ({ ...counts }),
     async pause() {

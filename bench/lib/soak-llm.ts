@@ -30,6 +30,8 @@ export interface SoakLlmCounts {
   aborted: number;
   /** Requests whose plan named a tool the daemon did not offer. */
   missingTool: number;
+  /** The tool names the last request with tools offered. */
+  offered: string[];
 }
 
 export interface SoakLlm {
@@ -47,9 +49,9 @@ const AFTER_TOOL = 'It is late afternoon on a weekday.';
 const AFTER_SAVE = 'I will remember that.';
 
 export async function startSoakLlm(options: SoakLlmOptions): Promise<SoakLlm> {
-  const counts: SoakLlmCounts = { requests: 0, toolCallsSent: 0, memorySavesSent: 0, aborted: 0, missingTool: 0 };
+  const counts: SoakLlmCounts = { requests: 0, toolCallsSent: 0, memorySavesSent: 0, aborted: 0, missingTool: 0, offered: [] };
   let saves = 0;
-  const llm: SoakLlm = { url: '', kind: 'plain', counts: () => ({ ...counts }), close: async () => undefined };
+  const llm: SoakLlm = { url: '', kind: 'plain', counts: () => ({ ...counts, offered: [...counts.offered] }), close: async () => undefined };
   const server: Server = createServer((request, response) => {
     if (request.method === 'GET' && request.url?.endsWith('/models')) {
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -59,6 +61,8 @@ export async function startSoakLlm(options: SoakLlmOptions): Promise<SoakLlm> {
     const kind = llm.kind;
     void readJson(request).then((body) => {
       counts.requests += 1;
+      const offered = offeredTools(body);
+      if (offered.length > 0) counts.offered = offered;
       const answer = answerFor(kind, body, options, () => (saves += 1));
       if (answer.missingTool) counts.missingTool += 1;
       if (answer.call?.name === options.toolName) counts.toolCallsSent += 1;
@@ -89,14 +93,17 @@ export function answerFor(kind: SoakTurnKind, body: Record<string, unknown>, opt
   if (last?.role === 'tool') return { text: kind === 'memory' ? AFTER_SAVE : AFTER_TOOL };
   if (kind === 'plain') return { text: REPLY };
   if (kind === 'long') return { text: LONG_REPLY };
-  const offered = new Set(
-    (Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: unknown } }>) : []).map((t) => t.function?.name).filter((n): n is string => typeof n === 'string'),
-  );
+  const offered = new Set(offeredTools(body));
   const name = kind === 'tool' ? options.toolName : options.memorySaveName;
   // The last round offers no tools (tool_rounds): a spoken reply, as a model would give.
   if (!offered.has(name)) return { text: REPLY, missingTool: offered.size > 0 };
   const args = kind === 'tool' ? {} : { text: `The soak bench's note number ${nextSave()}: the user likes green tea.`, kind: 'note' };
   return { text: '', call: { name, arguments: JSON.stringify(args) } };
+}
+
+function offeredTools(body: Record<string, unknown>): string[] {
+  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: unknown } }>) : [];
+  return tools.map((t) => t.function?.name).filter((n): n is string => typeof n === 'string');
 }
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null): string {

@@ -49,6 +49,7 @@ export function soakRunFigures(run: SoakRun): Figures {
     llm_tool_calls_sent: llm.toolCallsSent,
     llm_memory_saves_sent: llm.memorySavesSent,
     llm_tool_not_offered: llm.missingTool,
+    llm_tools_offered: llm.offered.join(', '),
     page_connects: clients.pageConnects,
     page_events: clients.pageEvents,
     page_errors: clients.pageErrors,

@@ -40,6 +40,15 @@ describe('soak growth and latency', () => {
     expect(growthPct(spiked, (x) => x.rssBytes, plan)).toBe(0);
   });
 
+  it('can measure by the floor of each stretch, where a heap saws between collections', () => {
+    const plan = soakPlan(60);
+    // 30 MiB live, up to 40 between collections, at every phase of the saw: no growth by the floor.
+    const saw = samples(60, (s) => (30 + ((s / 10) % 4) * 3) * MIB);
+    expect(growthPct(saw, (x) => x.rssBytes, plan, 'floor')).toBe(0);
+    const leaking = samples(60, (s) => (30 + ((s / 10) % 4) * 3 + (s >= 3540 ? 3 : 0)) * MIB);
+    expect(growthPct(leaking, (x) => x.rssBytes, plan, 'floor')).toBeCloseTo(10, 6);
+  });
+
   it('takes p95 over the turns inside a window only', () => {
     const turns = [10, 20, 30, 40].flatMap((atS) => [{ atS, latencyMs: atS * 10 }]);
     expect(latencyP95(turns, 20, 40)).toBeCloseTo(295, 6);

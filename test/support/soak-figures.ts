@@ -60,16 +60,20 @@ export function soakPlan(minutes: number): SoakPlan {
   return { durationS, warmUpS: Math.min(300, durationS / 12), windowS: Math.min(600, durationS / 6), edgeS: Math.max(30, Math.min(60, durationS / 60)) };
 }
 
-/** (end - start) / start in %, of the medians of the first and last `edgeS` after the warm-up; NaN without samples there. */
-export function growthPct(samples: readonly SoakSample[], pick: (s: SoakSample) => number, plan: SoakPlan): number {
+/**
+ * (end - start) / start in %, from the first and last `edgeS` after the warm-up; NaN without samples there.
+ * Each stretch counts by its median, or by its least value with `floor`: the V8 heap's used size saws up
+ * and down between collections, and its floor is what stays live.
+ */
+export function growthPct(samples: readonly SoakSample[], pick: (s: SoakSample) => number, plan: SoakPlan, by: 'median' | 'floor' = 'median'): number {
   const rest = samples.filter((s) => s.atS >= plan.warmUpS);
   if (rest.length === 0) return Number.NaN;
   const firstAt = rest[0]!.atS;
   const lastAt = rest.at(-1)!.atS;
-  const start = rest.filter((s) => s.atS <= firstAt + plan.edgeS).map(pick);
-  const end = rest.filter((s) => s.atS >= lastAt - plan.edgeS).map(pick);
-  const from = percentile(start, 50);
-  return ((percentile(end, 50) - from) / from) * 100;
+  const reduce = (values: number[]): number => (by === 'floor' ? Math.min(...values) : percentile(values, 50));
+  const from = reduce(rest.filter((s) => s.atS <= firstAt + plan.edgeS).map(pick));
+  const to = reduce(rest.filter((s) => s.atS >= lastAt - plan.edgeS).map(pick));
+  return ((to - from) / from) * 100;
 }
 
 /** p95 of the latencies of the turns answered in [fromS, toS); NaN when none were. */
@@ -95,7 +99,7 @@ export function soakFigures(record: SoakRecord): Figures {
   const lateP95 = latencyP95(turns, lastS - plan.windowS, Number.POSITIVE_INFINITY);
   const figures = {
     rss_growth_pct: round(growthPct(samples, (s) => s.rssBytes, plan), 2),
-    heap_growth_pct: round(growthPct(samples, (s) => s.heapUsedBytes, plan), 2),
+    heap_growth_pct: round(growthPct(samples, (s) => s.heapUsedBytes, plan, 'floor'), 2),
     rss_end_mib: rest.length > 0 ? round(rest.at(-1)!.rssBytes / 2 ** 20, 1) : Number.NaN,
     loop_delay_p99_max_ms: rest.length > 0 ? round(Math.max(...rest.map((s) => s.loopDelayP99Ms)), 2) : Number.NaN,
     loop_delay_max_ms: rest.length > 0 ? round(Math.max(...rest.map((s) => s.loopDelayMaxMs)), 2) : Number.NaN,
