@@ -31,7 +31,8 @@ import { detectorFromConfig, sttFromConfig } from '../src/voice/engines.js';
 import type { StreamingStt } from '../src/voice/types.js';
 import { listenToClip } from '../test/support/pause-turn.js';
 import { loadPauseSet, withTrailingFloor, type PauseClip } from '../test/support/pause-set.js';
-import { distribution } from '../test/support/stats.js';
+import { distribution, round } from '../test/support/stats.js';
+import { wordErrors } from '../test/support/wer.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
 
 const RATE = 16_000;
@@ -141,7 +142,22 @@ function armFigures(arm: Arm, trials: readonly Trial[]): Figures {
     ...dist(`${p}_paused_end_delay`, delays(paused)),
   };
   for (const rule of ['complete', 'silence', 'stopped']) figures[`${p}_end_rule_${rule}`] = trials.filter((t) => t.endRule === rule).length;
+  figures[`${p}_whole_word_error_rate`] = errorRate(whole);
+  figures[`${p}_paused_not_cut_word_error_rate`] = errorRate(paused.filter((t) => !isCut(t)));
   return figures;
+}
+
+/** Word errors of the turns' final transcripts against the clips' references (the pause adds no word), over the turns given. */
+function errorRate(trials: readonly Trial[]): number {
+  let errors = 0;
+  let words = 0;
+  for (const t of trials) {
+    if (t.clip.reference === undefined) continue;
+    const counted = wordErrors(t.clip.reference, t.transcript ?? '');
+    errors += counted.errors;
+    words += counted.referenceWords;
+  }
+  return words === 0 ? Number.NaN : round(errors / words, 3);
 }
 
 function dist(name: string, samples: readonly number[]): Figures {

@@ -44,6 +44,8 @@ export interface PauseClip {
   endOfSpeechSample: number;
   /** RMS of the clip's noise floor (its quietest frames), the level the pause is made at. */
   floorRms: number;
+  /** What is said in it (the pause changes no word), when known. */
+  reference?: string;
 }
 
 export interface QuietPoint {
@@ -141,7 +143,9 @@ export function quietPoints(samples: Int16Array, max: number): QuietPoint[] {
 }
 
 /** The clip with `ms` of its noise floor inserted at `atSample`; the audio before and after is the clip's, unchanged. */
-export function withPause(clip: Pick<SpeechClip, 'name' | 'samples'>, atSample: number, ms: number): PauseClip {
+type ClipSource = Pick<SpeechClip, 'name' | 'samples'> & { reference?: string };
+
+export function withPause(clip: ClipSource, atSample: number, ms: number): PauseClip {
   const length = Math.round((ms * RATE) / 1000);
   const samples = new Int16Array(clip.samples.length + length);
   samples.set(clip.samples.subarray(0, atSample));
@@ -155,11 +159,19 @@ export function withPause(clip: Pick<SpeechClip, 'name' | 'samples'>, atSample: 
     pause: { startSample: atSample, endSample: atSample + length, ms },
     endOfSpeechSample: whole.endOfSpeechSample + (atSample < whole.endOfSpeechSample ? length : 0),
     floorRms: whole.floorRms,
+    ...(clip.reference === undefined ? {} : { reference: clip.reference }),
   };
 }
 
-export function wholeClip(clip: Pick<SpeechClip, 'name' | 'samples'>): PauseClip {
-  return { name: clip.name, clip: clip.name, samples: clip.samples, endOfSpeechSample: voicedSpan(clip.samples).endSample, floorRms: noiseFloorRms(clip.samples) };
+export function wholeClip(clip: ClipSource): PauseClip {
+  return {
+    name: clip.name,
+    clip: clip.name,
+    samples: clip.samples,
+    endOfSpeechSample: voicedSpan(clip.samples).endSample,
+    floorRms: noiseFloorRms(clip.samples),
+    ...(clip.reference === undefined ? {} : { reference: clip.reference }),
+  };
 }
 
 /** The clip followed by `ms` of its own noise floor (a room is never digitally silent after a question). */
@@ -177,7 +189,7 @@ export interface PauseSet {
 }
 
 /** Each clip whole, and with each pause length at each of up to `positions` quiet points (clips with none have no paused copies). */
-export function makePauseSet(clips: readonly Pick<SpeechClip, 'name' | 'samples'>[], positions = 3, lengthsMs: readonly number[] = PAUSE_LENGTHS_MS): PauseSet {
+export function makePauseSet(clips: readonly ClipSource[], positions = 3, lengthsMs: readonly number[] = PAUSE_LENGTHS_MS): PauseSet {
   const whole = clips.map(wholeClip);
   const paused = clips.flatMap((clip) => quietPoints(clip.samples, positions).flatMap((point) => lengthsMs.map((ms) => withPause(clip, point.sample, ms))));
   return { whole, paused };
@@ -190,8 +202,8 @@ export function makePauseSet(clips: readonly Pick<SpeechClip, 'name' | 'samples'
  * (20 points, both lengths; cards 001 has no quiet point).
  */
 export async function loadPauseSet(): Promise<PauseSet> {
-  const librivox = (await librivoxClips()).map((c) => ({ name: `librivox ${c.name.slice(-4)}`, samples: c.samples }));
-  const cards = (await cardsClips()).map((c) => ({ name: `cards ${c.name}`, samples: c.samples }));
+  const librivox = (await librivoxClips()).map((c) => ({ name: `librivox ${c.name.slice(-4)}`, samples: c.samples, reference: c.transcript }));
+  const cards = (await cardsClips()).map((c) => ({ name: `cards ${c.name}`, samples: c.samples, reference: c.transcript }));
   const a = makePauseSet(librivox, 4);
   const b = makePauseSet(cards, 2);
   return { whole: [...a.whole, ...b.whole], paused: [...a.paused, ...b.paused] };
