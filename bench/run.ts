@@ -29,9 +29,10 @@ import { soak } from './soak.js';
 import { startup } from './startup.js';
 import { toolCall } from './tool-call.js';
 import { mcpSdk } from './mcp-sdk.js';
+import { mcpConformance } from './mcp-conformance.js';
 
 /** Every benchmark, in the order a plain `npm run bench` runs them. Add new ones here. */
-const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, bargeInReplay, bargeInReplayWords, partials, pauses, tts, wer, soak, mcpSdk];
+const BENCHMARKS: readonly Benchmark[] = [toolCall, routedCall, startup, sse, browser, memory, turn, hostTurn, turnDaemon, vad, apm, echo, ...bargeInRooms, bargeInReplay, bargeInReplayWords, partials, pauses, tts, wer, soak, mcpSdk, mcpConformance];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
