@@ -87,10 +87,11 @@ describe('the echo room of the full-duplex benches', () => {
   describe.each([
     ['room_0.3s', 0.3],
     ['room_0.6s', 0.6],
+    ['room_0.9s_music', 0.9],
   ])('%s', (name, seconds) => {
     it(`reverberates: a click's echo decays with a reverberation time of about ${seconds} s`, async () => {
-      // Without its noise, which would hide the tail's last 25 dB.
-      const b = await build({ ...variant(name), noiseDbfs: undefined });
+      // Without its noise and music, which would hide the tail's last 25 dB.
+      const b = await build({ ...variant(name), noiseDbfs: undefined, musicDbfs: undefined });
       try {
         await b.room.setEchoGain(1);
         const rt60 = reverberationTime(await throughSpeaker(b, click(), 300), RATE);
@@ -103,7 +104,7 @@ describe('the echo room of the full-duplex benches', () => {
     }, 30_000);
 
     it('has the steady noise asked for at the microphone when nothing plays', async () => {
-      const b = await build(variant(name));
+      const b = await build({ ...variant(name), musicDbfs: undefined });
       try {
         const from = b.recording.length;
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -117,7 +118,7 @@ describe('the echo room of the full-duplex benches', () => {
 
     it('carries the speaker at the gain asked for, through a loudspeaker that distorts a little', async () => {
       // The loudspeaker alone: a reverberant tone beats against itself, which is not distortion.
-      const b = await build({ ...variant(name), reverb: undefined, noiseDbfs: undefined });
+      const b = await build({ ...variant(name), reverb: undefined, noiseDbfs: undefined, musicDbfs: undefined });
       try {
         const measured: number[] = [];
         for (const gain of [0.5, 1.5]) {
@@ -135,6 +136,37 @@ describe('the echo room of the full-duplex benches', () => {
       }
     }, 30_000);
   });
+
+  it.each(['loopback_fan', 'room_0.3s_fan', 'room_0.6s_fan'])('%s has the fan: steady noise 10 dB louder than the desks', async (name) => {
+    const b = await build(variant(name));
+    try {
+      const from = b.recording.length;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const quiet = b.recording.slice('left', from + RATE * 0.2);
+      expect(variant(name).noiseDbfs).toBe(-40);
+      expect(Math.abs(rmsDbfs(quiet) - -40)).toBeLessThan(1.5);
+    } finally {
+      await close(b);
+    }
+  }, 30_000);
+
+  it('room_0.9s_music plays its music at the microphone, over the noise, at about the level asked for', async () => {
+    const b = await build(variant('room_0.9s_music'));
+    try {
+      const from = b.recording.length;
+      // Two bars of the piece: its level moves with the notes, so a few dB either way.
+      await new Promise((resolve) => setTimeout(resolve, 4200));
+      const heard = b.recording.slice('left', from + RATE * 0.2);
+      expect(heard.length).toBeGreaterThan(RATE * 3.5);
+      expect(Math.abs(rmsDbfs(heard) - -35)).toBeLessThan(4);
+      // Not steady: 100 ms levels spread over several dB, where the noise alone would not.
+      const levels: number[] = [];
+      for (let at = 0; at + 4800 <= heard.length; at += 4800) levels.push(rmsDbfs(heard.subarray(at, at + 4800)));
+      expect(Math.max(...levels) - Math.min(...levels)).toBeGreaterThan(5);
+    } finally {
+      await close(b);
+    }
+  }, 30_000);
 
   describe('loopback', () => {
     let b: Built | undefined;

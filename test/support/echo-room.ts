@@ -11,6 +11,7 @@
  *                 -> er_echo    (remap sink; its volume is the speaker-to-mic gain)
  *                 -> left of er (stereo null sink)
  *   noise (sox pink noise, pacat) -> er_noise -> left of er
+ *   music (room-music.ts, looped)  -> er_noise -> left of er   (the music room only)
  *   user clip (pacat, stereo)     -> er: left = the clip at its gain, right = the clip alone
  *   er_mic = left of er.monitor: the daemon's input
  *
@@ -25,6 +26,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PulseServer } from './pulse-server.js';
 import { stopChild } from './pulse-server.js';
+import { writeRoomMusic } from './room-music.js';
 
 export const ROOM_RATE = 48_000;
 
@@ -45,19 +47,36 @@ export interface RoomVariant {
   /**
    * Level trim of the echo path, dB: the overdrive and the reverberant energy
    * make the echo louder than what was played, so this brings it back to the
-   * drawn gain (measured with doctor's test sound: room_0.3s +4.8 dB and
-   * room_0.6s +5.6 dB untrimmed; test/voice/duplex/room-probe-pulse.test.ts).
+   * drawn gain (measured with doctor's test sound: room_0.3s +4.8 dB,
+   * room_0.6s +5.6 dB and room_0.9s_music +6.4 dB untrimmed;
+   * test/voice/duplex/room-probe-pulse.test.ts).
    */
   trimDb?: number;
   /** Steady pink noise at the microphone, dBFS RMS; absent: digital silence. */
   noiseDbfs?: number;
+  /** Music playing in the room (test/support/room-music.ts, looped), its RMS at the microphone, dBFS; absent: none. */
+  musicDbfs?: number;
 }
 
-/** The rooms bench:duplex measures: the exact loopback, and two desks with 0.3 s and 0.6 s reverberation. */
+const ROOM_03: RoomVariant = { name: 'room_0.3s', reverb: { decayMs: 500, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], trimDb: -4.8, noiseDbfs: -50 };
+const ROOM_06: RoomVariant = { name: 'room_0.6s', reverb: { decayMs: 1000, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], trimDb: -5.6, noiseDbfs: -50 };
+/** A fan near the microphone: the steady noise 10 dB louder than the desks' -50 dBFS. */
+const FAN_NOISE_DBFS = -40;
+
+/**
+ * The rooms the barge-in bench measures: the exact loopback and two desks
+ * with 0.3 s and 0.6 s reverberation; each again with a fan's noise
+ * (-40 dBFS); and a livelier room (RT60 0.9 s) with music at -35 dBFS over
+ * the desks' noise.
+ */
 export const ROOM_VARIANTS: readonly RoomVariant[] = [
   { name: 'loopback', echoGain: [1, 1] },
-  { name: 'room_0.3s', reverb: { decayMs: 500, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], trimDb: -4.8, noiseDbfs: -50 },
-  { name: 'room_0.6s', reverb: { decayMs: 1000, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], trimDb: -5.6, noiseDbfs: -50 },
+  ROOM_03,
+  ROOM_06,
+  { name: 'loopback_fan', echoGain: [1, 1], noiseDbfs: FAN_NOISE_DBFS },
+  { ...ROOM_03, name: 'room_0.3s_fan', noiseDbfs: FAN_NOISE_DBFS },
+  { ...ROOM_06, name: 'room_0.6s_fan', noiseDbfs: FAN_NOISE_DBFS },
+  { name: 'room_0.9s_music', reverb: { decayMs: 1530, wetDb: -8 }, loudspeakerDrive: 1, echoGain: [0.5, 1.5], trimDb: -6.4, noiseDbfs: -50, musicDbfs: -35 },
 ];
 
 export interface EchoRoom {
@@ -99,6 +118,7 @@ export async function buildEchoRoom(pulse: PulseServer, variant: RoomVariant, sc
   await pulse.pactl('set-default-sink', head);
   await pulse.pactl('set-default-source', 'er_mic');
   const noise = variant.noiseDbfs === undefined ? undefined : await startNoise(pulse, 'er_noise', variant.noiseDbfs, scratchDir);
+  const music = variant.musicDbfs === undefined ? undefined : await startMusic(pulse, 'er_noise', variant.musicDbfs, scratchDir);
   const room: EchoRoom = {
     variant,
     speakerSink: head,
@@ -110,6 +130,7 @@ export async function buildEchoRoom(pulse: PulseServer, variant: RoomVariant, sc
     },
     stop: async () => {
       if (noise) await stopChild(noise);
+      if (music) await stopChild(music);
     },
   };
   await room.setEchoGain(1);
@@ -133,6 +154,17 @@ async function startNoise(pulse: PulseServer, sink: string, dbfs: number, scratc
     script,
     `exec sox -q -n -r ${ROOM_RATE} -c 1 -b 16 -e signed -t raw - synth 86400 pinknoise gain ${gainDb.toFixed(2)} | pacat --playback --device=${sink} --rate=${ROOM_RATE} --channels=1 --format=s16le --latency-msec=50 --raw\n`,
   );
+  const child = spawn('bash', [script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...pulse.env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  child.stderr?.resume();
+  return child;
+}
+
+/** The room's music (test/support/room-music.ts) at `dbfs` RMS into `sink`, looped end to end for as long as the room stands. */
+async function startMusic(pulse: PulseServer, sink: string, dbfs: number, scratchDir: string): Promise<ChildProcess> {
+  const piece = join(scratchDir, 'room-music.raw');
+  await writeRoomMusic(piece, { rate: ROOM_RATE, rmsDbfs: dbfs, scratchDir });
+  const script = join(scratchDir, 'room-music.sh');
+  await writeFile(script, `while cat ${piece}; do :; done | pacat --playback --device=${sink} --rate=${ROOM_RATE} --channels=1 --format=s16le --latency-msec=50 --raw\n`);
   const child = spawn('bash', [script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...pulse.env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   child.stderr?.resume();
   return child;
