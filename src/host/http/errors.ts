@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { randomUUID } from 'node:crypto';
 import { isAppError, messageOf, type ErrorCode } from '../../errors/index.js';
+import { logEvent } from '../../log/index.js';
 
 /** The one place where an error code becomes an HTTP status. */
 const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
@@ -31,8 +33,14 @@ export function errorResponse(c: Context, code: ErrorCode, message: string): Res
   return c.json({ error: { code, message } }, statusOf(code));
 }
 
-/** For app.onError: AppErrors keep their code; anything else is a 500 without internals. */
+/**
+ * For app.onError: AppErrors keep their code and message (written for the user); anything
+ * else is a 500 without internals: its message and stack go to the log under an id, and
+ * the client gets only that id to quote.
+ */
 export function handleError(error: unknown, c: Context): Response {
   if (isAppError(error)) return errorResponse(c, error.code, error.message);
-  return errorResponse(c, 'INTERNAL', `internal error: ${messageOf(error)}`);
+  const id = randomUUID().slice(0, 8);
+  logEvent('error', 'http_internal_error', { id, method: c.req.method, path: c.req.path, message: messageOf(error), stack: error instanceof Error ? error.stack : undefined });
+  return errorResponse(c, 'INTERNAL', `internal error (logged as ${id})`);
 }

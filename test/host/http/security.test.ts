@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiFixture, BASE, TOKEN, type ApiFixture } from './api-fixture.js';
 
 let f: ApiFixture;
@@ -18,6 +18,30 @@ describe('security', () => {
       const response = await f.call(path, { token: null });
       expect(response.status).toBe(401);
       expect(await codeOf(response)).toBe('UNAUTHORIZED');
+    }
+  });
+
+  it('answers an unexpected failure with 500 and an id, its message and stack only in the log', async () => {
+    vi.spyOn(f.deps.router, 'catalog').mockImplementation(() => {
+      throw new Error('cannot open /home/someone/.local/share/desktop-assistant/state.db');
+    });
+    const logged: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((line) => (logged.push(String(line)), true));
+    try {
+      const response = await f.call('/tools');
+      expect(response.status).toBe(500);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('INTERNAL');
+      expect(error.message).not.toContain('/home/someone');
+      const id = /^internal error \(logged as ([0-9a-f]{8})\)$/.exec(error.message)?.[1];
+      expect(id, error.message).toBeDefined();
+      const entry = logged
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((e) => e.event === 'http_internal_error');
+      expect(entry).toMatchObject({ id, path: '/tools', message: expect.stringContaining('/home/someone') });
+    } finally {
+      write.mockRestore();
     }
   });
 
