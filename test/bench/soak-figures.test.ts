@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAssistantBus } from '../../src/events/index.js';
 import { Metrics } from '../../src/host/http/index.js';
-import { growthPct, latencyP95, parseDaemonInside, sampleTable, soakFigures, soakPlan, type SoakCensus, type SoakSample } from '../support/soak-figures.js';
+import { growthPct, latencyP95, slopePerHour, parseDaemonInside, sampleTable, soakFigures, soakPlan, type SoakCensus, type SoakSample } from '../support/soak-figures.js';
 
 const MIB = 2 ** 20;
 
@@ -47,6 +47,14 @@ describe('soak growth and latency', () => {
     expect(growthPct(saw, (x) => x.rssBytes, plan, 'floor')).toBe(0);
     const leaking = samples(60, (s) => (30 + ((s / 10) % 4) * 3 + (s >= 3540 ? 3 : 0)) * MIB);
     expect(growthPct(leaking, (x) => x.rssBytes, plan, 'floor')).toBeCloseTo(10, 6);
+  });
+
+  it('extrapolates growth after the warm-up to an hour by its least-squares slope', () => {
+    const plan = soakPlan(4);
+    // 1 MiB a minute after the warm-up, 50 MiB more during it (left out).
+    const rising = samples(4, (s) => (s < 20 ? 50 * MIB : 100 * MIB + (s / 60) * MIB));
+    expect(slopePerHour(rising, (x) => x.rssBytes / MIB, plan)).toBeCloseTo(60, 6);
+    expect(slopePerHour(samples(4, () => MIB), (x) => x.rssBytes, plan)).toBe(0);
   });
 
   it('takes p95 over the turns inside a window only', () => {

@@ -76,6 +76,17 @@ export function growthPct(samples: readonly SoakSample[], pick: (s: SoakSample) 
   return ((to - from) / from) * 100;
 }
 
+/** The least-squares slope of `pick` after the warm-up, per hour: a short run's growth extrapolated, where the medians see only noise. */
+export function slopePerHour(samples: readonly SoakSample[], pick: (s: SoakSample) => number, plan: SoakPlan): number {
+  const rest = samples.filter((s) => s.atS >= plan.warmUpS);
+  if (rest.length < 2) return Number.NaN;
+  const meanX = rest.reduce((sum, s) => sum + s.atS, 0) / rest.length;
+  const meanY = rest.reduce((sum, s) => sum + pick(s), 0) / rest.length;
+  const covariance = rest.reduce((sum, s) => sum + (s.atS - meanX) * (pick(s) - meanY), 0);
+  const variance = rest.reduce((sum, s) => sum + (s.atS - meanX) ** 2, 0);
+  return (covariance / variance) * 3600;
+}
+
 /** p95 of the latencies of the turns answered in [fromS, toS); NaN when none were. */
 export function latencyP95(turns: readonly SoakTurn[], fromS: number, toS: number): number {
   const inside = turns.filter((t) => t.atS >= fromS && t.atS < toS).map((t) => t.latencyMs);
@@ -100,6 +111,7 @@ export function soakFigures(record: SoakRecord): Figures {
   const figures = {
     rss_growth_pct: round(growthPct(samples, (s) => s.rssBytes, plan), 2),
     heap_growth_pct: round(growthPct(samples, (s) => s.heapUsedBytes, plan, 'floor'), 2),
+    rss_slope_mib_per_hour: round(slopePerHour(samples, (s) => s.rssBytes / 2 ** 20, plan), 1),
     rss_end_mib: rest.length > 0 ? round(rest.at(-1)!.rssBytes / 2 ** 20, 1) : Number.NaN,
     loop_delay_p99_max_ms: rest.length > 0 ? round(Math.max(...rest.map((s) => s.loopDelayP99Ms)), 2) : Number.NaN,
     loop_delay_max_ms: rest.length > 0 ? round(Math.max(...rest.map((s) => s.loopDelayMaxMs)), 2) : Number.NaN,
