@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
+import { isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS, setLogOutput, type LogOutput } from '../../../log/index.js';
 import type { StartVoice } from '../../daemon.js';
 import type { CliCommand, CliIo } from '../command.js';
 import { parsePortOption, UsageError } from '../command.js';
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'desktop-assistant run [--config-dir DIR] [--no-voice] [--port N] | run --input IN.wav --output OUT.wav',
+  usage: 'desktop-assistant run [--config-dir DIR] [--no-voice] [--port N] [--log-format json|text] [--log-level LEVEL] | run --input IN.wav --output OUT.wav',
   summary: 'the daemon: MCP hub, HTTP API, web page and voice; with --input/--output, the voice turns of a WAV file, headless',
   async run(argv, io) {
     const { values } = parseArgs({
@@ -16,8 +17,11 @@ export const runCommand: CliCommand = {
         port: { type: 'string' },
         input: { type: 'string' },
         output: { type: 'string' },
+        'log-format': { type: 'string' },
+        'log-level': { type: 'string' },
       },
     });
+    setLogOutput(logOutputOption(values['log-format'], values['log-level']));
     if (values.input !== undefined || values.output !== undefined) {
       if (!values.input || !values.output) throw new UsageError('--input and --output go together: a WAV to listen to and a WAV for the replies');
       return answerFile(values.input, values.output, values['config-dir'], io);
@@ -43,6 +47,17 @@ export const runCommand: CliCommand = {
     return 0;
   },
 };
+
+/**
+ * `--log-format` / `--log-level`: on a terminal the log shows warnings and
+ * errors as text among the human lines; on a pipe or in the journal, every
+ * level as JSON (src/log says why).
+ */
+function logOutputOption(format: string | undefined, level: string | undefined): LogOutput {
+  if (format !== undefined && !isLogFormat(format)) throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}, not ${format}`);
+  if (level !== undefined && !isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${level}`);
+  return { format: format ?? 'auto', ...(level !== undefined ? { level } : {}) };
+}
 
 /** One headless run over a WAV: each utterance answered into the output WAV; replies on stdout, events on stderr. */
 async function answerFile(input: string, output: string, configDir: string | undefined, io: CliIo): Promise<number> {
