@@ -54,10 +54,17 @@ describe('POST /turns', () => {
     ['[1]', 400, 'BAD_REQUEST'],
     ['{}', 400, 'BAD_REQUEST'],
     ['{"text": "   "}', 400, 'BAD_REQUEST'],
+    ['{"text": "hi", "stream": "yes"}', 400, 'BAD_REQUEST'],
   ])('refuses %s with %i %s', async (body, status, code) => {
     const response = await post('/turns', body);
     expect(response.status).toBe(status);
     expect((await errorOf(response)).code).toBe(code);
+  });
+
+  it('says which field is wrong and why', async () => {
+    expect((await errorOf(await post('/turns', '{}'))).message).toBe('the request body is not what POST /turns takes: "text": a non-empty string is needed');
+    expect((await errorOf(await post('/turns', '[1]'))).message).toBe('the request body is not what POST /turns takes: a JSON object is needed');
+    expect((await errorOf(await post('/turns', '{"text": "hi", "stream": "yes"}'))).message).toMatch(/^the request body is not what POST \/turns takes: "stream": /);
   });
 
   it('refuses a second turn while one runs (409), and POST /interrupt stops the first', async () => {
@@ -97,6 +104,9 @@ describe('confirmations', () => {
     const unknown = await post('/confirmations/nope', { approve: true });
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe('CONFIRMATION_UNKNOWN');
+    const unclear = await post('/confirmations/nope', { approve: 'yes' });
+    expect(unclear.status).toBe(400);
+    expect((await errorOf(unclear)).message).toBe('the request body is not what POST /confirmations/nope takes: "approve": true or false is needed');
   });
 });
 

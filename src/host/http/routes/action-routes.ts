@@ -4,16 +4,16 @@ import { AppError } from '../../../errors/index.js';
 import type { TurnBody } from '../api-types.js';
 import type { ApiDeps, VoiceControl } from '../deps.js';
 import { errorResponse } from '../errors.js';
-import { readJsonObject } from '../read-json.js';
+import { readJsonBody } from '../read-json.js';
+import { confirmationAnswer, turnRequest } from '../request-bodies.js';
 import { eventStream } from '../sse.js';
 import { toolSummary } from '../tool-summary.js';
 
 /** The routes that act: turns, interrupt, approvals, confirmations. */
 export function actionRoutes(app: Hono, deps: ApiDeps): void {
   app.post('/turns', async (c) => {
-    const body = await readJsonObject(c);
-    const text = typeof body.text === 'string' ? body.text.trim() : '';
-    if (!text) throw new AppError('BAD_REQUEST', 'the body needs "text": a non-empty string');
+    const body = await readJsonBody(c, turnRequest);
+    const text = body.text;
     const wantsStream = body.stream === true || (c.req.header('accept') ?? '').includes('text/event-stream');
     if (!wantsStream) {
       const outcome = await deps.turns.start(text).done;
@@ -68,11 +68,10 @@ export function actionRoutes(app: Hono, deps: ApiDeps): void {
   });
 
   app.post('/confirmations/:id', async (c) => {
-    const body = await readJsonObject(c);
-    if (typeof body.approve !== 'boolean') throw new AppError('BAD_REQUEST', 'the body needs "approve": true or false');
+    const { approve } = await readJsonBody(c, confirmationAnswer);
     const id = c.req.param('id');
-    if (!deps.confirmations.answer(id, body.approve)) return errorResponse(c, 'CONFIRMATION_UNKNOWN', `nothing waits for a confirmation under ${id}`);
-    return c.json({ id, approved: body.approve });
+    if (!deps.confirmations.answer(id, approve)) return errorResponse(c, 'CONFIRMATION_UNKNOWN', `nothing waits for a confirmation under ${id}`);
+    return c.json({ id, approved: approve });
   });
 }
 
