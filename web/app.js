@@ -5,7 +5,7 @@ import { api, forgetToken, loadToken, onUnauthorized, saveToken } from './api.js
 import { Conversation } from './conversation.js';
 import { byTestId } from './dom.js';
 import { followEvents } from './sse.js';
-import { Header, Inventory, Latency, MissingNotice } from './status.js';
+import { Header, Inventory, Latency, MissingNotice, resumedLine } from './status.js';
 import { Confirmations, ToolCalls } from './tools.js';
 
 const el = {
@@ -207,6 +207,8 @@ function handle(event) {
     case 'voice.transcript':
       // Partials while the user speaks; the final one becomes the turn's message.
       return showPartialTranscript(event.final ? '' : event.text);
+    case 'voice.resumed':
+      return showPartialTranscript(resumedLine(event));
     case 'turn.started':
       return conversation.started(event);
     case 'llm.sentence':

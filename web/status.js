@@ -15,6 +15,9 @@ const STATE_LABELS = {
 const MODE_LABELS = { text: 'Text only', turn_based: 'Voice, turn by turn', full_duplex_agent: 'Voice, full duplex' };
 const CONNECTION_LABELS = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting', stopped: 'Not connected' };
 
+/** A reply that went on after an interruption (voice.resumed), in one line: a backchannel's words, or none heard. */
+export const resumedLine = (event) => (typeof event.backchannel === 'string' ? `“${event.backchannel}”: a backchannel, the reply goes on` : 'No words heard: the reply goes on');
+
 export class Header {
   constructor() {
     this.stateEl = byTestId('state');

@@ -149,6 +149,9 @@ const routerSchema = z.strictObject({
   max_turn_output_chars: z.int().min(100).default(16000),
 });
 
+/** Words said over a reply that do not take the floor (`[duplex] backchannels.<language>`). */
+const backchannelList = z.array(z.string().trim().min(1).max(40)).max(100);
+
 /** The full-duplex voice (`mode = "full_duplex_agent"`): barge-in, echo cancellation, streaming recognition. */
 const duplexSchema = z.strictObject({
   /**
@@ -188,6 +191,19 @@ const duplexSchema = z.strictObject({
   capture_buffer_ms: z.int().min(100).max(10_000).default(2000),
   /** Capture/playback clock drift beyond this (parts per million) makes barge-in stricter until realigned; measured from device hand-offs, which wander by about 1000 ppm. */
   drift_tolerance_ppm: z.int().min(10).max(100_000).default(3000),
+  /**
+   * Backchannels per language: an interruption whose words are only one or two of these ("yeah
+   * okay") and then silence lets the reply go on from where it stopped, with no new turn. Compared
+   * without case, accents, punctuation or hyphens ("Mm-hm." = "mmhm" = "mm hm"). A language's list
+   * replaces its default; an empty list turns them off for it; other languages may be added.
+   */
+  backchannels: z
+    .strictObject({
+      en: backchannelList.default(['mm-hm', 'uh-huh', 'hmm', 'yeah', 'yep', 'okay', 'ok', 'right', 'i see', 'go on']),
+      it: backchannelList.default(['sì', 'certo', 'ok', 'okay', 'va bene', 'giusto', 'esatto', 'già']),
+    })
+    .catchall(backchannelList)
+    .prefault({}),
 });
 
 const configTables = z.strictObject({

@@ -66,8 +66,12 @@ export type AssistantEvent =
   | (Base & { type: 'voice.playback'; stage: 'tts'; phase: 'queued' | 'started' | 'ended' })
   /** Full duplex: a reply stopped. `source`: the user's voice over it (barge_in; latency from the speech's start), POST /interrupt (api) or the key. */
   | (Base & { type: 'voice.interrupted'; stage: 'voice'; source: 'barge_in' | 'api' | 'key'; speechStartedAtMs: number; latencyMs: number })
-  /** Full duplex: the interruption held no words, and the reply goes on from `sentence`. */
-  | (Base & { type: 'voice.resumed'; stage: 'voice'; sentence: number })
+  /**
+   * Full duplex: the reply goes on after an interruption. Without `backchannel`, it held no words and the reply
+   * plays again from the start of `sentence`; with it, its words were only that ("mm-hm", `[duplex] backchannels`,
+   * clipped) and the reply goes on in `sentence` from where it stopped, with no new turn.
+   */
+  | (Base & { type: 'voice.resumed'; stage: 'voice'; sentence: number; backchannel?: string })
   /** The LLM server stopped answering (requests fail; it is probed until it answers) or answers again. */
   | (Base & { type: 'llm.server'; stage: 'llm'; status: 'lost' | 'restored'; url: string; message: string; missingMs?: number })
   /** A sound device went missing (the voice refuses to listen and tries to open it again) or came back. */

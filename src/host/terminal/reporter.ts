@@ -72,6 +72,7 @@ export function describe(event: AssistantEvent): string | undefined {
       return event.problems.length === 0 ? measured : `${measured}; ${event.problems.join('; ')}`;
     }
     case 'voice.resumed':
+      if (event.backchannel !== undefined) return `[voice] "${event.backchannel}" is a backchannel: the reply goes on where it stopped`;
       return `[voice] no words came: the reply goes on from sentence ${event.sentence + 1}`;
     case 'state.changed':
       return `[state] ${event.state}`;

@@ -106,8 +106,9 @@ export class BargeInDetector {
    * One mic frame and the render that was playing while it was recorded;
    * `render` absent (or null) means nothing was playing, and silence goes to
    * the APM's render side so its clock keeps step with the capture's.
+   * `trust`: how far speech heard over playback is believed (BargeInRule.score; below 1 while the clocks drift).
    */
-  async process(mic: Int16Array, render?: Int16Array | null): Promise<BargeInFrameResult> {
+  async process(mic: Int16Array, render?: Int16Array | null, trust = 1): Promise<BargeInFrameResult> {
     if (mic.length !== this.frameSamples) throw frameInvalid('mic', this.frameSamples, mic.length);
     const playing = render !== undefined && render !== null;
     if (playing && render.length !== this.frameSamples) throw frameInvalid('render', this.frameSamples, render.length);
@@ -137,7 +138,7 @@ export class BargeInDetector {
       const probability = await this.vad.probability(window);
       const doubleTalk = await this.doubleTalk?.nextWindow();
       windows.push(doubleTalk ? { startMs, probability, doubleTalk } : { startMs, probability });
-      event ??= this.rule.score(startMs, probability, playing, doubleTalk);
+      event ??= this.rule.score(startMs, probability, playing, doubleTalk, trust);
     }
     return event === undefined ? { atMs, playing, cleaned, windows } : { atMs, playing, cleaned, windows, event };
   }

@@ -13,7 +13,9 @@
  * windows in all) of `doubleTalkMinSpeechMs`; but not in the first
  * `replyStartGuardMs` of a reply that follows `replyPauseMs` of silence. Outside
  * playback, one window at or above `speechThreshold`. After an onset,
- * quiet until both paths fall below `speechThreshold`.
+ * quiet until both paths fall below `speechThreshold`. This is the one
+ * place the decision is made: the state machine takes an onset as given
+ * (during a reply it stops playback at once).
  */
 import type { DuplexConfig } from './config.js';
 import type { OnsetRule } from './states.js';
@@ -28,13 +30,7 @@ export interface DoubleTalkWindow {
 /** The onset, shaped as the duplex reducer's `speech_started` input plus the audio time of the decision. */
 export interface BargeInSpeechStarted {
   type: 'speech_started';
-  /**
-   * On the state machine's scale: during playback at or above
-   * `bargeInThreshold` once a rule confirmed the speech (the cleaned path's
-   * own probability; the double-talk path's rescaled from
-   * [doubleTalkThreshold, 1] onto [bargeInThreshold, 1]), outside playback
-   * the window's probability.
-   */
+  /** The confirming window's speech probability on the path of the rule that confirmed it (for the record: nothing checks it again). */
   confidence: number;
   /** Which rule confirmed it. */
   rule: OnsetRule;
@@ -66,8 +62,12 @@ export class BargeInRule {
     private readonly windowMs: number,
   ) {}
 
-  /** The next window (starting at `startMs`, audio time); an onset when this window confirms one. */
-  score(startMs: number, probability: number, playing: boolean, doubleTalk?: DoubleTalkWindow): BargeInSpeechStarted | undefined {
+  /**
+   * The next window (starting at `startMs`, audio time); an onset when this window confirms one.
+   * `trust` (0..1] scales the probabilities heard over playback against the thresholds: below 1
+   * while capture and playback clocks drift apart, so a barge-in must be surer.
+   */
+  score(startMs: number, probability: number, playing: boolean, doubleTalk?: DoubleTalkWindow, trust = 1): BargeInSpeechStarted | undefined {
     const { speechThreshold } = this.config;
     if (this.inSpeech) {
       // Re-armed only when neither path still hears the utterance, so one utterance gives one onset.
@@ -82,8 +82,8 @@ export class BargeInRule {
       this.doubleTalkRunMs = 0;
       return undefined;
     }
-    const cleaned = this.scoreCleaned(startMs, probability, playing);
-    const overEcho = playing && doubleTalk ? this.scoreDoubleTalk(startMs, doubleTalk) : undefined;
+    const cleaned = this.scoreCleaned(startMs, probability, playing, trust);
+    const overEcho = playing && doubleTalk ? this.scoreDoubleTalk(startMs, doubleTalk, trust) : undefined;
     if (!playing) this.doubleTalkRunMs = 0;
     const event = cleaned ?? overEcho;
     if (event) {
@@ -112,10 +112,10 @@ export class BargeInRule {
   }
 
   /** The rule on the strongly suppressed path: a run of windows at the threshold for the mode. */
-  private scoreCleaned(startMs: number, probability: number, playing: boolean): BargeInSpeechStarted | undefined {
+  private scoreCleaned(startMs: number, probability: number, playing: boolean, trust: number): BargeInSpeechStarted | undefined {
     const { bargeInThreshold, speechThreshold, minBargeInSpeechMs } = this.config;
     const threshold = playing ? bargeInThreshold : speechThreshold;
-    if (probability < threshold) {
+    if ((playing ? probability * trust : probability) < threshold) {
       this.runMs = 0;
       return undefined;
     }
@@ -127,9 +127,9 @@ export class BargeInRule {
   }
 
   /** The rule on the less suppressed path: a run that starts where the mic is louder than echo can be, carried by the VAD. */
-  private scoreDoubleTalk(startMs: number, window: DoubleTalkWindow): BargeInSpeechStarted | undefined {
+  private scoreDoubleTalk(startMs: number, window: DoubleTalkWindow, trust: number): BargeInSpeechStarted | undefined {
     const { doubleTalkThreshold, echoExcessDb, doubleTalkMinSpeechMs, doubleTalkExcessWindows } = this.config;
-    const voiced = window.probability >= doubleTalkThreshold;
+    const voiced = window.probability * trust >= doubleTalkThreshold;
     if (!voiced) {
       this.doubleTalkRunMs = 0;
       return undefined;
@@ -143,10 +143,7 @@ export class BargeInRule {
     this.doubleTalkRunMs += this.windowMs;
     if (aboveEcho) this.doubleTalkExcessWindows++;
     if (this.doubleTalkRunMs < doubleTalkMinSpeechMs || this.doubleTalkExcessWindows < doubleTalkExcessWindows) return undefined;
-    const { bargeInThreshold } = this.config;
-    const span = 1 - doubleTalkThreshold;
-    const confidence = span > 0 ? bargeInThreshold + ((1 - bargeInThreshold) * (window.probability - doubleTalkThreshold)) / span : 1;
-    return this.started(this.doubleTalkRunStartMs, startMs, Math.min(1, confidence), true, 'double_talk');
+    return this.started(this.doubleTalkRunStartMs, startMs, window.probability, true, 'double_talk');
   }
 
   private started(runStartMs: number, windowStartMs: number, confidence: number, duringPlayback: boolean, rule: BargeInSpeechStarted['rule']): BargeInSpeechStarted {

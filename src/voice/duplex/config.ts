@@ -1,13 +1,14 @@
 /** The full-duplex state machine's thresholds and timeouts: from the config, and checked when given in code. */
 import { defaultConfig, type Config } from '../../config/index.js';
 import { AppError } from '../../errors/index.js';
+import type { BackchannelLists } from './backchannel.js';
 
 export interface DuplexConfig {
   /** VAD confidence (0..1) at which speech counts while the assistant is silent. */
   speechThreshold: number;
   /** The stricter confidence speech needs while the assistant plays audio: residual echo after AEC must stay below it. */
   bargeInThreshold: number;
-  /** Speech during a reply shorter than this is a cough or a backchannel, not a barge-in. */
+  /** During playback, the cleaned path's run that confirms a barge-in: shorter speech is a cough, not a barge-in. */
   minBargeInSpeechMs: number;
   /**
    * With a double-talk path (a second, less suppressed APM and VAD): the VAD confidence there
@@ -30,6 +31,8 @@ export interface DuplexConfig {
   recoveryTimeoutMs: number;
   /** Turn ids are this prefix and a counter, so a replay gives the same ids. */
   turnIdPrefix: string;
+  /** Words that, alone, let an interrupted reply go on where it stopped (`[duplex] backchannels`). */
+  backchannels: BackchannelLists;
 }
 
 /**
@@ -45,8 +48,7 @@ export interface DuplexConfig {
  * the same false onsets and detections and every onset 32 ms sooner; but
  * one 32 ms score is what a cough or a click can give, and the rooms have
  * none, so two windows stay. The run is also the hold: a double-talk onset
- * stops the reply at once (the reducer waits `minBargeInSpeechMs` only
- * for the cleaned path's onsets).
+ * stops the reply at once, as every onset the rule confirms does.
  */
 const DOUBLE_TALK = { threshold: 0.5, echoExcessDb: 12, minSpeechMs: 64, excessWindows: 1 } as const;
 
@@ -78,6 +80,7 @@ export function duplexConfigFrom(config: Config): DuplexConfig {
     falseInterruptionTimeoutMs: duplex.false_interruption_timeout_ms,
     recoveryTimeoutMs: duplex.recovery_timeout_ms,
     turnIdPrefix: 'duplex-',
+    backchannels: duplex.backchannels,
   };
 }
 

@@ -8,13 +8,14 @@
  * played committed to the conversation's history.
  */
 import { isAppError, messageOf } from '../../errors/index.js';
-import type { AssistantBus, AssistantEvent } from '../../events/index.js';
+import { clip, type AssistantBus, type AssistantEvent } from '../../events/index.js';
 import type { ConfirmationChannel, VoiceConversation } from '../host-ports.js';
 import type { Apm } from '../apm/index.js';
 import { overrunEvent, type OverrunReport } from '../buffers/index.js';
 import type { TranscriptCheck } from '../session/voice-session.js';
 import { FRAME_SAMPLES, type AudioFrame, type AudioInput, type AudioOutput, type StreamingStt, type Tts, type Vad } from '../types.js';
 import { Endpointer, type EndpointerConfig } from '../vad/index.js';
+import { isBackchannel } from './backchannel.js';
 import { BargeInDetector } from './barge-in-detector.js';
 import type { EchoExcessMeter } from './double-talk-meter.js';
 import { CaptureQueue } from './capture-queue.js';
@@ -168,6 +169,7 @@ export class DuplexVoice {
       eventClock: this.eventClock,
       dispatch: (input) => this.dispatch(input),
       confidenceScale: (duringPlayback) => this.echo.confidenceScale(duringPlayback, options.echoWarmupMs ?? ECHO_WARMUP_MS),
+      heldBackchannel: (words) => this.state.activity === 'interrupted' && isBackchannel(words, this.config.backchannels),
       onLanguage: (language) => {
         this.language = language && options.languages.includes(language) ? language : options.defaultLanguage;
       },
@@ -328,6 +330,9 @@ export class DuplexVoice {
       case 'resume_from_sentence':
         this.player.resumeFrom(effect.turnId, effect.sentence);
         return bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: effect.turnId, sentence: effect.sentence, atMs: this.eventClock() });
+      case 'continue_playback':
+        this.player.continueFrom(effect.turnId);
+        return bus.emit({ type: 'voice.resumed', stage: 'voice', turnId: effect.turnId, sentence: effect.sentence, backchannel: clip(effect.words), atMs: this.eventClock() });
       case 'abort_turn':
         return this.turns.abort(effect.turnId, effect.reason);
       case 'commit_played':

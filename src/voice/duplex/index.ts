@@ -7,6 +7,7 @@ export {
   type VadWindowScore,
 } from './barge-in-detector.js';
 export { BargeInRule, type DoubleTalkWindow } from './barge-in-rule.js';
+export { isBackchannel, mayBeBackchannel, type BackchannelLists } from './backchannel.js';
 export { BandDoubleTalkMeter, type BandDoubleTalkMeterOptions } from './band-double-talk-meter.js';
 export { DoubleTalkMeter } from './double-talk-meter.js';
 export type { EchoExcessMeter } from './double-talk-meter.js';
@@ -23,7 +24,6 @@ export {
   type DuplexTimer,
   type Interruption,
   type Speech,
-  type SpeechRole,
   type StateChangedEvent,
   type ToolCall,
   type TurnState,

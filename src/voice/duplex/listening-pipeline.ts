@@ -37,8 +37,16 @@ export interface ListeningPipelineOptions {
   /** Time stamps and durations of bus events. */
   eventClock: () => number;
   dispatch: (input: DuplexInput) => void;
-  /** Multiplies a confirmed onset's confidence (during playback: below 1 while the clocks drift apart or the echo canceller warms up). */
+  /**
+   * How far speech heard over playback is believed: 0 while the echo canceller warms up (no onset
+   * counts), below 1 while the clocks drift apart (the barge-in rule wants surer speech), else 1.
+   */
   confidenceScale: (duringPlayback: boolean) => number;
+  /**
+   * The words so far are only a backchannel ("mm-hm") said over a held reply: the utterance may
+   * end after the short finished-sentence silence, so the reply goes on soon after it.
+   */
+  heldBackchannel?: (words: string) => boolean;
   /** The language recognition detected in the last final transcript. */
   onLanguage: (language: string | undefined) => void;
   /** Each partial transcript of confirmed speech. */
@@ -75,12 +83,14 @@ export class ListeningPipeline {
   /** One microphone frame and the render audio that played while it was captured (null: none, nor its echo tail). */
   async frame(frame: AudioFrame, render: Int16Array | null): Promise<void> {
     const { detector, endpointer, scores } = this.options;
-    const result = await detector.process(frame.samples, render);
+    const trust = this.options.confidenceScale(render !== null);
+    const result = await detector.process(frame.samples, render, trust === 0 ? 1 : trust);
     scores.feed(result.windows.map((w) => w.probability));
     const events = await endpointer.push(result.cleaned);
     this.remember(result.atMs, result.cleaned);
     this.recognition?.push(result.cleaned);
-    if (result.event) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
+    // Not to be believed at all (the echo canceller is still learning the room): not an utterance either.
+    if (result.event && trust > 0) this.onOnset(result.event, frame.atMs + (result.event.startedAtMs - result.atMs));
     for (const event of events) this.onEndpointer(event);
     if (this.onsetAtMs !== undefined && !this.inUtterance && frame.atMs - this.onsetAtMs > this.orphanMs) {
       // Speech loud enough to interrupt that never grew into an utterance: no words.
@@ -113,18 +123,10 @@ export class ListeningPipeline {
 
   private onOnset(event: BargeInSpeechStarted, startedAtMs: number): void {
     if (this.onsetAtMs !== undefined) return;
-    const scale = this.options.confidenceScale(event.duringPlayback);
-    // Not to be believed at all (the echo canceller is still learning the room): not an utterance either.
-    if (scale === 0) return;
     this.onsetAtMs = this.options.clock();
     this.options.bus.emit({ type: 'voice.speech', stage: 'vad', phase: 'start', frame: Math.floor(event.startedAtMs / FRAME_MS), rule: event.rule, atMs: this.options.eventClock() });
-    this.options.dispatch({
-      type: 'speech_started',
-      confidence: event.confidence * scale,
-      startedAtMs,
-      duringPlayback: event.duringPlayback,
-      rule: event.rule,
-    });
+    // The rule decided; the state machine takes it as is.
+    this.options.dispatch({ type: 'speech_started', startedAtMs });
     this.startRecognition(event.startedAtMs - PRE_ROLL_MS);
   }
 
@@ -171,7 +173,15 @@ export class ListeningPipeline {
     this.recognition = recognition;
     const { endpointer } = this.options;
     const holdMs = endpointer.config.sentenceEndSilenceMs;
-    endpointer.setEndCheck((silenceMs) => wordsVerdict(recognition, { holdMs, silenceMs }));
+    const { heldBackchannel } = this.options;
+    endpointer.setEndCheck((silenceMs) => {
+      const verdict = wordsVerdict(recognition, { holdMs, silenceMs });
+      if (verdict === 'finished' || !heldBackchannel) return verdict;
+      // Words the decoder has caught up with (as wordsVerdict wants) that are only a backchannel: nothing more to wait for.
+      const words = recognition.hypothesis?.() ?? '';
+      const caughtUp = (recognition.backlogMs?.() ?? 0) <= silenceMs;
+      return caughtUp && heldBackchannel(words) ? 'finished' : verdict;
+    });
   }
 
   /** Final transcripts in utterance order: the state machine pairs each with its utterance. */
@@ -202,7 +212,7 @@ export class ListeningPipeline {
       });
       if (dropped) return dispatch({ type: 'transcript_empty' });
       this.options.onLanguage(transcript.language);
-      dispatch({ type: 'transcript_final', text: transcript.text });
+      dispatch({ type: 'transcript_final', text: transcript.text, ...(transcript.language ? { language: transcript.language } : {}) });
     });
   }
 

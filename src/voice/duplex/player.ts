@@ -3,10 +3,19 @@
  * and written to the speaker in 20 ms chunks, so a stop takes effect at the
  * next chunk boundary; every chunk written is also handed to the echo
  * canceller's render reference. A stopped reply keeps its synthesized audio
- * until the turn ends: a false interruption resumes from a sentence's start.
+ * until the turn ends: a false interruption resumes from a sentence's start,
+ * a backchannel from where the speaker was when it stopped.
  */
 import { AppError, isAppError } from '../../errors/index.js';
-import { FRAME_SAMPLES, type AudioOutput, type Tts } from '../types.js';
+import { FRAME_SAMPLES, SAMPLE_RATE, type AudioOutput, type Tts } from '../types.js';
+
+/**
+ * How far before the last audio handed to the device a reply goes on after
+ * a backchannel: the device's queue (40 ms in full duplex, 60 in the
+ * simulated room) was dropped unheard by the stop, and a syllable cut in
+ * the middle is heard whole again.
+ */
+const CONTINUE_REWIND_MS = 100;
 
 export interface PlayerListener {
   sentenceStarted(turnId: string, sentence: number): void;
@@ -45,6 +54,8 @@ interface Playback {
   /** The sentence playing or next to play, and the sample in it. */
   cursor: number;
   offset: number;
+  /** Where the audio handed to the device so far ends (sentence and sample): where a stop left the listener. */
+  heard: { sentence: number; offset: number };
   held: boolean;
   /** Bumped by every stop and resume: a write that settles for an older epoch reports nothing. */
   epoch: number;
@@ -78,6 +89,7 @@ export class DuplexPlayer {
       sentences: [],
       cursor: 0,
       offset: 0,
+      heard: { sentence: 0, offset: 0 },
       held: false,
       epoch: 0,
       ended: false,
@@ -123,6 +135,18 @@ export class DuplexPlayer {
     if (!p) return;
     p.cursor = Math.max(0, sentence);
     p.offset = 0;
+    p.held = false;
+    p.epoch += 1;
+    this.wakeUp(p);
+  }
+
+  /** Plays on from where the stop left it: the audio handed to the device before it, less CONTINUE_REWIND_MS (not before its sentence's start). */
+  continueFrom(turnId: string): void {
+    const p = this.playbackOf(turnId);
+    if (!p) return;
+    const rewind = (CONTINUE_REWIND_MS * SAMPLE_RATE) / 1000;
+    p.cursor = p.heard.sentence;
+    p.offset = Math.max(0, p.heard.offset - rewind);
     p.held = false;
     p.epoch += 1;
     this.wakeUp(p);
@@ -196,9 +220,13 @@ export class DuplexPlayer {
         const first = p.offset === 0;
         const epoch = p.epoch;
         p.offset += chunk.length;
+        const heard = { sentence, offset: p.offset };
         const written = output.write(chunk).then(
           () => {
-            if (this.current === p && p.epoch === epoch) this.options.onHandedOff?.(chunk.length);
+            if (this.current === p && p.epoch === epoch) {
+              p.heard = heard;
+              this.options.onHandedOff?.(chunk.length);
+            }
             if (first && this.current === p && p.epoch === epoch) listener.sentenceStarted(p.turnId, sentence);
           },
           () => undefined, // a closed device: the turn ends with the voice

@@ -4,6 +4,7 @@
  * no I/O: the runtime owns those and reports back as inputs.
  */
 import type { ToolCallStatus } from '../../events/index.js';
+import { isBackchannel, mayBeBackchannel } from './backchannel.js';
 import { DUPLEX_DEFAULTS, type DuplexConfig } from './config.js';
 import {
   initialDuplexState,
@@ -14,8 +15,6 @@ import {
   type DuplexStep,
   type DuplexTimer,
   type InterruptionSource,
-  type OnsetRule,
-  type Speech,
   type TurnState,
 } from './states.js';
 
@@ -59,14 +58,15 @@ export function reduceAll(
 function handle(c: Ctx, input: DuplexInput): void {
   switch (input.type) {
     case 'speech_started':
-      return onSpeechStarted(c, input.confidence, input.startedAtMs ?? c.now, input.duringPlayback === true, input.rule);
+      return onSpeechStarted(c, input.startedAtMs ?? c.now);
     case 'speech_ended':
       return onSpeechEnded(c);
     case 'transcript_partial':
-      if (c.s.activity === 'interrupted' && WORDS.test(input.text) && currentRole(c.s) === 'input') confirmInterruption(c);
+      // Words heard: the reply is over, unless they may still turn out a backchannel ("go" of "go on"; the final decides).
+      if (c.s.activity === 'interrupted' && WORDS.test(input.text) && !mayBeBackchannel(input.text, c.config.backchannels)) confirmInterruption(c);
       return;
     case 'transcript_final':
-      return onTranscript(c, WORDS.test(input.text) ? input.text.trim() : null);
+      return onTranscript(c, WORDS.test(input.text) ? input.text.trim() : null, input.language);
     case 'transcript_empty':
       return onTranscript(c, null);
     case 'sentence_started': {
@@ -114,49 +114,24 @@ function handle(c: Ctx, input: DuplexInput): void {
   }
 }
 
-function onSpeechStarted(c: Ctx, confidence: number, startedAtMs: number, duringPlayback: boolean, rule?: OnsetRule): void {
+/**
+ * Speech the barge-in rule confirmed: no threshold or hold here, the rule
+ * weighed the scores. During a reply it is a barge-in at once.
+ */
+function onSpeechStarted(c: Ctx, startedAtMs: number): void {
   const s = c.s;
-  // Audio the assistant plays may leak past AEC: while it plays, speech must be surer.
-  const strict = duringPlayback || s.activity === 'speaking' || s.turn?.playing === true;
-  const threshold = strict ? c.config.bargeInThreshold : c.config.speechThreshold;
-  if (confidence < threshold) {
-    s.speech = { startedAtMs, role: 'ignored', transcribed: false };
-    return;
-  }
-  if (!isReply(s.activity)) {
-    s.speech = { startedAtMs, role: 'input', transcribed: false };
-    if (s.activity === 'idle') move(c, 'listening');
-    return;
-  }
-  const holdMs = rule === 'double_talk' ? c.config.doubleTalkMinSpeechMs : c.config.minBargeInSpeechMs;
-  s.speech = { startedAtMs, role: 'candidate', transcribed: false, holdMs };
-  const confirmAtMs = startedAtMs + holdMs;
-  if (c.now >= confirmAtMs) return bargeIn(c);
-  c.effects.push({ type: 'set_timer', timer: 'barge_in', atMs: confirmAtMs });
+  s.speech = { startedAtMs, transcribed: false };
+  if (isReply(s.activity)) return interrupt(c, startedAtMs, 'barge_in');
+  if (s.activity === 'idle') move(c, 'listening');
 }
 
 function onSpeechEnded(c: Ctx): void {
   const speech = c.s.speech;
   if (!speech) return;
-  if (speech.role === 'candidate') {
-    if (c.now - speech.startedAtMs >= candidateHoldMs(c, speech) && isReply(c.s.activity)) bargeIn(c);
-    // Too short to interrupt: a cough or a backchannel under the reply; its transcript is dropped.
-    else speech.role = 'ignored';
-  }
   c.s.speech = null;
-  if (!speech.transcribed) c.s.pendingTranscripts.push(speech.role === 'input' ? 'input' : 'ignored');
-}
-
-function candidateHoldMs(c: Ctx, speech: Speech): number {
-  return speech.holdMs ?? c.config.minBargeInSpeechMs;
-}
-
-/** A candidate lasted long enough during a reply: it is a barge-in. */
-function bargeIn(c: Ctx): void {
-  const speech = c.s.speech;
-  if (!speech || speech.role !== 'candidate') return;
-  speech.role = 'input';
-  interrupt(c, speech.startedAtMs, 'barge_in');
+  if (!speech.transcribed) c.s.pendingTranscripts += 1;
+  // A backchannel heard while the user went on: now that they stopped, the reply goes on.
+  if (c.s.interruption?.backchannel !== undefined) resumeNow(c);
 }
 
 /** Holds the reply (playback stops, nothing is aborted yet) until words confirm the interruption. */
@@ -195,11 +170,12 @@ function resumeIfFalse(c: Ctx): void {
   const s = c.s;
   const interruption = s.interruption;
   if (!interruption || c.now < interruption.deadlineMs) return;
-  if (s.speech && s.speech.role !== 'ignored') return; // still talking: the transcript decides
-  if (s.pendingTranscripts.includes('input')) return;
+  if (s.speech) return; // still talking: the transcript decides
+  if (s.pendingTranscripts > 0) return;
   resume(c);
 }
 
+/** The reply goes on: in place after a backchannel (the user heard it up to there), else from the start of the cut sentence. */
 function resume(c: Ctx): void {
   const { s } = c;
   const interruption = s.interruption;
@@ -207,22 +183,21 @@ function resume(c: Ctx): void {
   if (!interruption || !turn) return;
   turn.held = false;
   s.interruption = null;
-  c.effects.push({ type: 'resume_from_sentence', turnId: turn.id, sentence: interruption.sentence });
+  const { sentence, backchannel } = interruption;
+  c.effects.push(
+    backchannel === undefined ? { type: 'resume_from_sentence', turnId: turn.id, sentence } : { type: 'continue_playback', turnId: turn.id, sentence, words: backchannel },
+  );
   const next: ActivityState = turn.tools.length > 0 ? 'tool_running' : interruption.from === 'speaking' || turn.sentencesPlayed > 0 ? 'speaking' : 'thinking';
   move(c, next);
   // The cut sentence may have finished before the stop took hold: then nothing is left to play.
   finishIfDone(c);
 }
 
-function onTranscript(c: Ctx, text: string | null): void {
+function onTranscript(c: Ctx, text: string | null, language?: string): void {
   const s = c.s;
-  let role: 'input' | 'ignored';
-  if (s.pendingTranscripts.length > 0) role = s.pendingTranscripts.shift()!;
-  else if (s.speech && !s.speech.transcribed) {
-    s.speech.transcribed = true;
-    role = s.speech.role === 'input' ? 'input' : 'ignored';
-  } else role = 'input'; // no VAD events came with it (a file, a test): take it
-  if (role === 'ignored') return;
+  if (s.pendingTranscripts > 0) s.pendingTranscripts -= 1;
+  else if (s.speech && !s.speech.transcribed) s.speech.transcribed = true;
+  // else no VAD events came with it (a file, a test): take it
   if (text === null) {
     if (s.activity === 'listening') move(c, restState(s));
     else if (s.activity === 'interrupted' && s.interruption) resumeNow(c);
@@ -233,6 +208,11 @@ function onTranscript(c: Ctx, text: string | null): void {
     case 'listening':
       return startTurn(c, text);
     case 'interrupted':
+      if (s.interruption && isBackchannel(text, c.config.backchannels, language)) {
+        // "mm-hm": the listener follows. The reply goes on once they are silent; words after it still take the floor.
+        s.interruption.backchannel = text;
+        return resumeNow(c);
+      }
       // Through listening: the buffered user speech is the next input.
       confirmInterruption(c, 'listening');
       return startTurn(c, text);
@@ -254,11 +234,11 @@ function replaceReply(c: Ctx, text: string): void {
   startTurn(c, text);
 }
 
-/** STT found no words in the interrupting speech: a false interruption, without waiting for the timeout. */
+/** STT found no words in the interrupting speech, or only a backchannel: the reply goes on without waiting for the timeout, once the user is silent and no transcript is due. */
 function resumeNow(c: Ctx): void {
   const s = c.s;
-  if (s.speech && s.speech.role !== 'ignored') return;
-  if (s.pendingTranscripts.includes('input')) return;
+  if (s.speech) return;
+  if (s.pendingTranscripts > 0) return;
   resume(c);
 }
 
@@ -279,8 +259,6 @@ function finishIfDone(c: Ctx): void {
   if (c.s.activity !== 'thinking' && c.s.activity !== 'speaking') return;
   c.effects.push({ type: 'commit_played', turnId: turn.id, sentences: turn.sentencesPlayed, complete: true });
   c.s.turn = null;
-  // Speech under the last sentence was a candidate barge-in; with the assistant silent it is plain input.
-  if (c.s.speech?.role === 'candidate') c.s.speech.role = 'input';
   move(c, restState(c.s), turn.id);
 }
 
@@ -302,9 +280,6 @@ function onToolEnded(c: Ctx, turnId: string, callId: string, status: ToolCallSta
 function onTimer(c: Ctx, timer: DuplexTimer): void {
   const s = c.s;
   switch (timer) {
-    case 'barge_in':
-      if (s.speech?.role === 'candidate' && c.now - s.speech.startedAtMs >= candidateHoldMs(c, s.speech) && isReply(s.activity)) bargeIn(c);
-      return;
     case 'false_interruption':
       if (s.activity === 'interrupted') resumeIfFalse(c);
       return;
@@ -325,7 +300,6 @@ function onError(c: Ctx, code: string, recoverable: boolean, turnId: string | un
     abortTurn(c, recoverable ? 'error' : 'fatal');
   }
   s.interruption = null;
-  if (s.speech?.role === 'candidate') s.speech.role = 'input';
   if (!recoverable) {
     c.effects.push({ type: 'fatal', code });
     move(c, 'idle', previousTurn);
@@ -368,12 +342,7 @@ function move(c: Ctx, next: ActivityState, turnId: string | undefined = c.s.turn
 
 /** Where the machine rests with no reply: listening while user speech is going on or its transcript is due. */
 function restState(s: DuplexState): ActivityState {
-  const speaking = s.speech !== null && s.speech.role !== 'ignored';
-  return speaking || s.pendingTranscripts.includes('input') ? 'listening' : 'idle';
-}
-
-function currentRole(s: DuplexState): 'candidate' | 'input' | 'ignored' | undefined {
-  return s.speech && !s.speech.transcribed ? s.speech.role : s.pendingTranscripts[0];
+  return s.speech !== null || s.pendingTranscripts > 0 ? 'listening' : 'idle';
 }
 
 function isReply(state: ActivityState): state is ReplyState {

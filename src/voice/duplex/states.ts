@@ -10,7 +10,7 @@ export type { ActivityState };
 export type StateChangedEvent = Extract<AssistantEvent, { type: 'state.changed' }>;
 
 /** Named one-shot timers: setting one replaces it; a fire that no longer matters is ignored. */
-export type DuplexTimer = 'barge_in' | 'false_interruption' | 'recovery';
+export type DuplexTimer = 'false_interruption' | 'recovery';
 
 export interface ToolCall {
   callId: string;
@@ -33,19 +33,9 @@ export interface TurnState {
   held: boolean;
 }
 
-/**
- * What a VAD utterance is for: `input` (words for the LLM, or the words of a
- * barge-in), `ignored` (echo, a cough, a backchannel under a reply), or
- * `candidate` (during a reply, loud enough but not yet long enough to interrupt).
- */
-export type SpeechRole = 'candidate' | 'input' | 'ignored';
-
-/** The VAD utterance going on now. */
+/** The utterance going on now: speech the barge-in detector confirmed (echo and coughs under a reply never get here). */
 export interface Speech {
   startedAtMs: number;
-  role: SpeechRole;
-  /** A candidate: how long it must last to be a barge-in (the rule that confirmed it says; see DuplexInput). */
-  holdMs?: number;
   /** Its final transcript came before its end. */
   transcribed: boolean;
 }
@@ -61,6 +51,8 @@ export interface Interruption {
   sentence: number;
   /** No words by then (the user silent and no transcript due): a false interruption. */
   deadlineMs: number;
+  /** The words heard were only a backchannel ("mm-hm"): once the user is silent, the reply goes on where it stopped. */
+  backchannel?: string;
 }
 
 /** Which of the barge-in detector's rules confirmed an onset: Silero on the cleaned audio, or the double-talk path. */
@@ -75,8 +67,8 @@ export interface DuplexState {
   turnSeq: number;
   turn: TurnState | null;
   speech: Speech | null;
-  /** Ended utterances whose final transcript has not come, oldest first: a transcript takes the first. */
-  pendingTranscripts: Array<'input' | 'ignored'>;
+  /** Ended utterances whose final transcript has not come: a transcript takes the oldest. */
+  pendingTranscripts: number;
   interruption: Interruption | null;
   /** Tools of aborted turns still running: their results are dropped, never spoken. */
   orphanTools: Array<{ turnId: string; callId: string }>;
@@ -93,7 +85,7 @@ export function initialDuplexState(): DuplexState {
     turnSeq: 0,
     turn: null,
     speech: null,
-    pendingTranscripts: [],
+    pendingTranscripts: 0,
     interruption: null,
     orphanTools: [],
     pendingInput: null,
@@ -112,16 +104,15 @@ export function initialDuplexState(): DuplexState {
  */
 export type DuplexInput =
   /**
-   * VAD onset on the APM-processed microphone. `startedAtMs`: the speech's first frame (defaults to now); `duringPlayback`:
-   * render audio is still audible (an echo tail), so the stricter threshold applies. `rule`: which of the detector's rules
-   * confirmed it; during a reply a candidate must last `minBargeInSpeechMs` from its start, or `doubleTalkMinSpeechMs` for
-   * the double-talk rule (whose own run already is that evidence, so it interrupts at once).
+   * Speech the barge-in detector confirmed (BargeInRule: the one place that weighs scores, thresholds and runs, over
+   * playback or not). Taken as decided: during a reply it stops playback at once. `startedAtMs`: the first window of the
+   * run that confirmed it (defaults to now), where the interruption latency counts from.
    */
-  | { type: 'speech_started'; confidence: number; startedAtMs?: number; duringPlayback?: boolean; rule?: OnsetRule }
+  | { type: 'speech_started'; startedAtMs?: number }
   | { type: 'speech_ended' }
   | { type: 'transcript_partial'; text: string }
-  /** Blank or punctuation-only text counts as `transcript_empty`. */
-  | { type: 'transcript_final'; text: string }
+  /** Blank or punctuation-only text counts as `transcript_empty`. `language`: the recognizer's, when it says (picks the backchannel list). */
+  | { type: 'transcript_final'; text: string; language?: string }
   /** STT heard nothing usable (empty, or below its confidence threshold). */
   | { type: 'transcript_empty' }
   /** The first audio chunk of a sentence reached the speaker. */
@@ -154,6 +145,8 @@ export type DuplexEffect =
   | { type: 'stop_playback'; turnId: string }
   /** A false interruption: play the turn again from the start of this sentence. */
   | { type: 'resume_from_sentence'; turnId: string; sentence: number }
+  /** The interruption was only a backchannel (`words`): play on from where the stop left it, in `sentence`. */
+  | { type: 'continue_playback'; turnId: string; sentence: number; words: string }
   /** Abort the turn's AbortController (LLM, TTS, cancellable tools); `leaveRunning` are tools that cannot be cancelled. */
   | { type: 'abort_turn'; turnId: string; reason: 'interrupted' | 'error' | 'fatal'; leaveRunning: string[] }
   /** Only the first `sentences` sentences were played: only they go to history and memory. */

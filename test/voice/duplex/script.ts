@@ -15,7 +15,7 @@ export const T2 = 'duplex-2';
 
 /** The user asks, at 0..800 ms; the transcript comes at 1000 and turn duplex-1 starts. */
 export const ask: Timed[] = [
-  [0, { type: 'speech_started', confidence: 0.9 }],
+  [0, { type: 'speech_started' }],
   [800, { type: 'speech_ended' }],
   [1000, { type: 'transcript_final', text: 'what is the weather' }],
 ];

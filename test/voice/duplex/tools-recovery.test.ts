@@ -3,10 +3,9 @@ import { T1, T2, ask, play, speaking, types, type Timed } from './script.js';
 
 const toolCall = (cancellable: boolean): Timed[] => [...ask, [1200, { type: 'tool_started', turnId: T1, callId: 'c1', cancellable }]];
 
-/** The user talks over a running tool (no audio plays: the normal threshold) and the words confirm it. */
+/** The user talks over a running tool (the detector confirmed the speech: it holds the reply at once) and the words confirm it. */
 const talkOver: Timed[] = [
-  [1500, { type: 'speech_started', confidence: 0.6 }],
-  [1600, { type: 'timer_fired', timer: 'barge_in' }],
+  [1500, { type: 'speech_started' }],
   [1700, { type: 'transcript_partial', text: 'never mind' }],
 ];
 
@@ -61,7 +60,7 @@ describe('duplex state machine: tool_running', () => {
   });
 
   it('a false interruption during a tool returns to tool_running', () => {
-    const run = play([...toolCall(false), [1500, { type: 'speech_started', confidence: 0.6 }], [1700, { type: 'speech_ended' }], [1800, { type: 'transcript_empty' }]]);
+    const run = play([...toolCall(false), [1500, { type: 'speech_started' }], [1700, { type: 'speech_ended' }], [1800, { type: 'transcript_empty' }]]);
     expect(run.states.slice(-3)).toEqual(['tool_running', 'interrupted', 'tool_running']);
   });
 });
@@ -81,7 +80,7 @@ describe('duplex state machine: recovery', () => {
   });
 
   it('recovers to listening while the user is talking, and a transcript heard meanwhile becomes the next turn', () => {
-    const talking = play([...speaking, ttsFails, [3100, { type: 'speech_started', confidence: 0.6 }], [3200, { type: 'recovery_done' }]]);
+    const talking = play([...speaking, ttsFails, [3100, { type: 'speech_started' }], [3200, { type: 'recovery_done' }]]);
     expect(talking.states.slice(-2)).toEqual(['recovering', 'listening']);
     const heard = play([...speaking, ttsFails, [3100, { type: 'transcript_final', text: 'try again' }], [3200, { type: 'recovery_done' }]]);
     expect(heard.states.slice(-2)).toEqual(['recovering', 'thinking']);
@@ -102,13 +101,13 @@ describe('duplex state machine: recovery', () => {
   });
 
   it('an STT error while listening recovers without a turn to abort', () => {
-    const run = play([[0, { type: 'speech_started', confidence: 0.9 }], [500, { type: 'error', code: 'STT_FAILED', recoverable: true }], [600, { type: 'speech_ended' }], [700, { type: 'recovery_done' }]]);
+    const run = play([[0, { type: 'speech_started' }], [500, { type: 'error', code: 'STT_FAILED', recoverable: true }], [600, { type: 'speech_ended' }], [700, { type: 'recovery_done' }]]);
     expect(run.states).toEqual(['idle', 'listening', 'recovering', 'listening']);
     expect(types(run.effects)).toEqual(['set_timer']);
   });
 
   it('an error during an interruption recovers without stopping playback twice', () => {
-    const run = play([...speaking, [3000, { type: 'speech_started', confidence: 0.9 }], [3100, { type: 'timer_fired', timer: 'barge_in' }], [3200, { type: 'error', code: 'LLM_FAILED', recoverable: true }]]);
+    const run = play([...speaking, [3100, { type: 'speech_started', startedAtMs: 3000 }], [3200, { type: 'error', code: 'LLM_FAILED', recoverable: true }]]);
     expect(types(run.effects).filter((t) => t === 'stop_playback')).toHaveLength(1);
     expect(run.states.slice(-3)).toEqual(['speaking', 'interrupted', 'recovering']);
   });
