@@ -20,10 +20,16 @@
  * utterances, so the figures approximate the live ones; the arms are
  * compared with each other.
  *
+ * Each recorded room (`<room>.<canceller that ran live>`) is replayed
+ * through each echo canceller in BARGE_IN_REPLAY_CANCELLERS (default
+ * legacy,aec3): figures keyed `<room>.<live canceller>.via_<canceller>.<arm>`.
+ * AEC3 has no suppression levels, so its 'low' source is its cleaned one
+ * without gain control.
+ *
  *   BARGE_IN_REPLAY=/tmp/rec npm run bench -- barge-in-replay-words
  */
 import { defaultConfig } from '../src/config/index.js';
-import { WebRtcApm } from '../src/voice/apm/index.js';
+import { createApm, type EchoCanceller } from '../src/voice/apm/index.js';
 import { BargeInDetector, DUPLEX_DEFAULTS } from '../src/voice/duplex/index.js';
 import { sttFromConfig } from '../src/voice/engines.js';
 import { apmOptionsFromConfig } from '../src/voice/live-duplex.js';
@@ -31,6 +37,7 @@ import type { StreamingStt } from '../src/voice/types.js';
 import { SileroVad } from '../src/voice/vad/index.js';
 import { wordErrors } from '../test/support/wer.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { replayCancellers } from './lib/barge-in-replay-cancellers.js';
 import { readRecordedRoom, recordedRoomNames, type RunRecordingFile } from './lib/run-recording.js';
 import { cardsClips, librivoxClips, type SpeechClip } from '../test/support/speech-clips.js';
 import { round } from '../test/support/stats.js';
@@ -47,6 +54,7 @@ const ARMS: Record<string, WordsArm> = {
   low_300ms: { source: 'low', preRollMs: 300 },
   low_600ms: { source: 'low', preRollMs: 600 },
 };
+const CANCELLERS = replayCancellers(process.env.BARGE_IN_REPLAY_CANCELLERS);
 /** A detection may come this long before the clip's measured onset (as in bench/barge-in-replay.ts). */
 const EARLY_MS = 150;
 /** Recognized after the clip's end (from its onset where measured, else from the confirming run's start). */
@@ -76,12 +84,15 @@ async function runWordsReplay(options: BenchmarkRunOptions = {}): Promise<Figure
     for (const room of rooms) {
       options.signal?.throwIfAborted();
       const { recording, mic, render } = await readRecordedRoom(folder, room);
-      const replayed = await replayRoom(recording, mic, render);
-      for (const [armName, arm] of Object.entries(ARMS)) {
-        options.signal?.throwIfAborted();
-        const result = await recognizeArm(stt, recording, replayed, arm, clips);
-        process.stderr.write(`  ${room}.${armName}: ${JSON.stringify(result)}\n`);
-        for (const [key, value] of Object.entries(result)) figures[`${room}.${armName}.${key}`] = value;
+      for (const canceller of CANCELLERS) {
+        const replayed = await replayRoom(recording, mic, render, canceller);
+        for (const [armName, arm] of Object.entries(ARMS)) {
+          options.signal?.throwIfAborted();
+          const result = await recognizeArm(stt, recording, replayed, arm, clips);
+          const key = `${room}.via_${canceller}.${armName}`;
+          process.stderr.write(`  ${key}: ${JSON.stringify(result)}\n`);
+          for (const [name, value] of Object.entries(result)) figures[`${key}.${name}`] = value;
+        }
       }
     }
   } finally {
@@ -90,12 +101,12 @@ async function runWordsReplay(options: BenchmarkRunOptions = {}): Promise<Figure
   return figures;
 }
 
-async function replayRoom(recording: RunRecordingFile, mic: Int16Array, render: Int16Array): Promise<ReplayedRoom> {
+async function replayRoom(recording: RunRecordingFile, mic: Int16Array, render: Int16Array, canceller: EchoCanceller): Promise<ReplayedRoom> {
   const config = defaultConfig();
-  const apm = new WebRtcApm(apmOptionsFromConfig(config));
-  const secondApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false });
+  const apm = createApm(canceller, apmOptionsFromConfig(config));
+  const secondApm = createApm(canceller, { ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false });
   // The double-talk path's canceller, again: same settings, same input, so the same output.
-  const lowApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false });
+  const lowApm = createApm(canceller, { ...apmOptionsFromConfig(config), echoSuppression: 'low', gainControl: false });
   const vad = await SileroVad.load();
   const secondVad = await SileroVad.load();
   try {

@@ -15,12 +15,13 @@
  *   BARGE_IN_REPLAY=/tmp/rec npm run bench -- barge-in-replay
  */
 import { defaultConfig } from '../src/config/index.js';
-import { WebRtcApm, type ApmLevel } from '../src/voice/apm/index.js';
+import { createApm, type ApmLevel, type EchoCanceller } from '../src/voice/apm/index.js';
 import { BandDoubleTalkMeter, BargeInDetector, BargeInRule, DoubleTalkMeter, DUPLEX_DEFAULTS, type DoubleTalkWindow, type DuplexConfig } from '../src/voice/duplex/index.js';
 import type { EchoExcessMeter } from '../src/voice/duplex/index.js';
 import { apmOptionsFromConfig } from '../src/voice/live-duplex.js';
 import { SileroVad } from '../src/voice/vad/index.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
+import { replayCancellers } from './lib/barge-in-replay-cancellers.js';
 import { readRecordedRoom, recordedRoomNames, type RecordedTrial, type RunRecordingFile } from './lib/run-recording.js';
 import { percentile, round } from '../test/support/stats.js';
 
@@ -50,6 +51,8 @@ const PATHS: Record<string, PathArm> = process.env.BARGE_IN_REPLAY_PATHS
 function unknownPath(name: string): never {
   throw new Error(`BARGE_IN_REPLAY_PATHS: no path arm "${name}" (known: ${Object.keys(ALL_PATHS).join(', ')})`);
 }
+const CANCELLERS = replayCancellers(process.env.BARGE_IN_REPLAY_CANCELLERS);
+
 /** The rule settings tried on each meter's windows (over the daemon's defaults): BARGE_IN_REPLAY_GRID=1 for the whole grid. */
 const RULES: Record<string, Partial<DuplexConfig>> =
   process.env.BARGE_IN_REPLAY_GRID === '1'
@@ -102,14 +105,16 @@ async function runReplay(options: BenchmarkRunOptions = {}): Promise<Figures> {
   const figures: Figures = {};
   for (const room of rooms) {
     const { recording, mic, render } = await readRecordedRoom(folder, room);
-    for (const [meterName, path] of Object.entries(PATHS)) {
-      options.signal?.throwIfAborted();
-      const windows = await scoreWindows(recording, mic, render, path);
-      for (const [ruleName, rule] of Object.entries(RULES)) {
-        const arm = `${room}.${meterName}.${ruleName}`;
-        const result = judge(recording, windows, { ...DUPLEX_DEFAULTS, ...rule }, process.env.BARGE_IN_REPLAY_DEBUG === arm);
-        process.stderr.write(`  ${arm}: ${JSON.stringify(result)}\n`);
-        for (const [key, value] of Object.entries(result)) figures[`${arm}.${key}`] = value;
+    for (const canceller of CANCELLERS) {
+      for (const [meterName, path] of Object.entries(PATHS)) {
+        options.signal?.throwIfAborted();
+        const windows = await scoreWindows(recording, mic, render, path, canceller);
+        for (const [ruleName, rule] of Object.entries(RULES)) {
+          const arm = `${room}.via_${canceller}.${meterName}.${ruleName}`;
+          const result = judge(recording, windows, { ...DUPLEX_DEFAULTS, ...rule }, process.env.BARGE_IN_REPLAY_DEBUG === arm);
+          process.stderr.write(`  ${arm}: ${JSON.stringify(result)}\n`);
+          for (const [key, value] of Object.entries(result)) figures[`${arm}.${key}`] = value;
+        }
       }
     }
   }
@@ -117,10 +122,11 @@ async function runReplay(options: BenchmarkRunOptions = {}): Promise<Figures> {
 }
 
 /** Every frame through the detector's two paths, as live; the windows' scores on the capture clock. */
-async function scoreWindows(recording: RunRecordingFile, mic: Int16Array, render: Int16Array, path: PathArm): Promise<ScoredWindow[]> {
+async function scoreWindows(recording: RunRecordingFile, mic: Int16Array, render: Int16Array, path: PathArm, canceller: EchoCanceller): Promise<ScoredWindow[]> {
   const config = defaultConfig();
-  const apm = new WebRtcApm({ ...apmOptionsFromConfig(config), ...(path.cleanedSuppression ? { echoSuppression: path.cleanedSuppression } : {}) });
-  const secondApm = new WebRtcApm({ ...apmOptionsFromConfig(config), echoSuppression: path.doubleTalkSuppression ?? 'low', gainControl: false });
+  // AEC3 has no suppression levels: its two paths differ only in gain control (createApm).
+  const apm = createApm(canceller, { ...apmOptionsFromConfig(config), ...(path.cleanedSuppression ? { echoSuppression: path.cleanedSuppression } : {}) });
+  const secondApm = createApm(canceller, { ...apmOptionsFromConfig(config), echoSuppression: path.doubleTalkSuppression ?? 'low', gainControl: false });
   const meter = path.meter();
   const vad = await SileroVad.load();
   const secondVad = await SileroVad.load();

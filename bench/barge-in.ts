@@ -6,8 +6,16 @@
  * (bench/echo-room.ts) carries the assistant's voice back into the
  * microphone: exactly (the loopback), or through a loudspeaker that
  * distorts a little, a reverberator (0.3 s, 0.6 s), a gain drawn from
- * 0.5-1.5 per reply and steady noise. One benchmark per room, each its own
- * row: `npm run bench -- barge-in` runs them all.
+ * 0.5-1.5 per reply and steady noise (a fan's, louder, in the `_fan`
+ * rooms; music too in room_0.9s_music). One benchmark per room, each its
+ * own row: `npm run bench -- barge-in` runs them all. In each room every
+ * echo canceller (`[duplex] canceller`) runs in turn on a fresh PulseAudio
+ * and host, with the same seed (the same gains, clips and delays), and the
+ * figures are keyed `<canceller>.<figure>`; a table of the two side by side
+ * goes to stderr at the room's end.
+ *
+ *   BARGE_IN_ROOMS=loopback,room_0.9s_music   the rooms (default: all, test/support/echo-room.ts)
+ *   BARGE_IN_CANCELLERS=legacy,aec3           the cancellers, in that order (default: both)
  *
  * Per room: the first reply warms the echo canceller up (not a trial);
  * every clip said once to the idle assistant (the no-echo baseline of its
@@ -17,13 +25,18 @@
  * onset at the microphone to playback stopped (the output queue cleared;
  * what the device already holds, about 75 ms here, still plays), word error
  * rate of the interrupting words against the baseline's, replies resumed
- * over the user, words heard that started no turn. Skipped, with the
- * reason, where PulseAudio, PortAudio or the LADSPA plugins cannot run.
+ * over the user, words heard that started no turn; and the canceller's
+ * CPU per 10 ms frame on the room's own audio, timed after the room closed
+ * (bench/lib/barge-in-canceller-cpu.ts). Skipped, with the reason, where
+ * PulseAudio, PortAudio or the LADSPA plugins cannot run.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Config } from '../src/config/index.js';
+import { messageOf } from '../src/errors/index.js';
 import type { AssistantEvent } from '../src/events/index.js';
+import { ECHO_CANCELLERS, type EchoCanceller } from '../src/voice/apm/index.js';
 import { noConfirmationChannel } from '../src/host/router/index.js';
 import { startHost } from '../src/host/runtime.js';
 import { seededRandom } from '../test/support/seeded-random.js';
@@ -32,6 +45,8 @@ import { startLiveDuplex } from '../src/voice/live-duplex.js';
 import { wordErrors } from '../test/support/wer.js';
 import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js';
 import { BargeInTrials, RecordingInput, type TalkOverResult } from './lib/barge-in-trials.js';
+import { cancellerCpu, HeardFrames } from './lib/barge-in-canceller-cpu.js';
+import { roomSummary } from './lib/barge-in-summary.js';
 import { buildEchoRoom, ROOM_VARIANTS, type RoomVariant } from '../test/support/echo-room.js';
 import { ASSISTANT_SENTENCES } from '../test/support/echo-scenes.js';
 import { startPulse } from '../test/support/pulse-server.js';
@@ -39,21 +54,61 @@ import { MonitorRecording } from '../test/support/room-monitor.js';
 import { startBenchLlm } from './lib/scripted-llm.js';
 import { cardsClips, librivoxClips, type SpeechClip } from '../test/support/speech-clips.js';
 import { RunRecording, type RecordedTrial } from './lib/run-recording.js';
-import { distribution, round } from '../test/support/stats.js';
+import { percentile, round } from '../test/support/stats.js';
 
 /** Trials of each kind per room: 50 (BARGE_IN_TRIALS=N for a quick look; the figures in BENCHMARKS.md use 50). */
 const TRIALS = Number(process.env.BARGE_IN_TRIALS ?? 50);
 const RATE = 16_000;
 const REPLY = ASSISTANT_SENTENCES.slice(0, 3).join(' ');
 
-/** One benchmark per room: barge-in-loopback, barge-in-room-0.3s, barge-in-room-0.6s. */
-export const bargeInRooms: readonly Benchmark[] = ROOM_VARIANTS.map((variant) => ({
-  name: `barge-in-${variant.name.replace('_', '-')}`,
-  description: `full duplex in the ${variant.name} echo room: false interruptions on ${TRIALS} echo-only replies; detections, onset-to-stop latency and word errors on ${TRIALS} replies talked over`,
-  run: (options?: BenchmarkRunOptions) => runRoom(variant, options),
+/** BARGE_IN_ROOMS=a,b: those rooms only, by their names in ROOM_VARIANTS. */
+const ROOMS: readonly RoomVariant[] = process.env.BARGE_IN_ROOMS
+  ? process.env.BARGE_IN_ROOMS.split(',').map((name) => ROOM_VARIANTS.find((v) => v.name === name.trim()) ?? unknownChoice('BARGE_IN_ROOMS', 'room', name, ROOM_VARIANTS.map((v) => v.name)))
+  : ROOM_VARIANTS;
+/** BARGE_IN_CANCELLERS=a,b: the echo cancellers each room runs, in that order. */
+const CANCELLERS: readonly EchoCanceller[] = (process.env.BARGE_IN_CANCELLERS ?? 'legacy,aec3')
+  .split(',')
+  .map((name) => ECHO_CANCELLERS.find((c) => c === name.trim()) ?? unknownChoice('BARGE_IN_CANCELLERS', 'echo canceller', name, ECHO_CANCELLERS));
+
+function unknownChoice(env: string, what: string, name: string, known: readonly string[]): never {
+  throw new Error(`${env}: no ${what} "${name}" (known: ${known.join(', ')})`);
+}
+
+/** One benchmark per room: barge-in-loopback, barge-in-room-0.3s, ..., barge-in-room-0.9s-music. */
+export const bargeInRooms: readonly Benchmark[] = ROOMS.map((variant) => ({
+  name: `barge-in-${variant.name.replaceAll('_', '-')}`,
+  description: `full duplex in the ${variant.name} echo room with each echo canceller (${CANCELLERS.join(', ')}): false interruptions on ${TRIALS} echo-only replies; detections, onset-to-stop latency and word errors on ${TRIALS} replies talked over; the canceller's CPU per frame`,
+  run: (options?: BenchmarkRunOptions) => runRoomPerCanceller(variant, options),
 }));
 
-async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}): Promise<Figures> {
+/** The room once per canceller; figures keyed `<canceller>.<figure>`. Fails only if every canceller failed. */
+async function runRoomPerCanceller(variant: RoomVariant, options: BenchmarkRunOptions = {}): Promise<Figures> {
+  const figures: Figures = { room: variant.name, cancellers: CANCELLERS.join(','), trials_per_kind: TRIALS };
+  const rows: Array<{ canceller: string; figures?: Figures; failed?: string }> = [];
+  for (const canceller of CANCELLERS) {
+    options.signal?.throwIfAborted();
+    const startedMs = performance.now();
+    try {
+      const run = await runRoom(variant, canceller, options);
+      if ('skipped' in run) return { skipped: run.skipped };
+      const own: Figures = { ...run.figures, ...cancellerCpu(canceller, run.config, run.heard), minutes: round((performance.now() - startedMs) / 60_000, 1) };
+      for (const [key, value] of Object.entries(own)) figures[`${canceller}.${key}`] = value;
+      rows.push({ canceller, figures: own });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      figures[`${canceller}.failed`] = messageOf(error);
+      rows.push({ canceller, failed: messageOf(error) });
+      process.stderr.write(`  ${variant.name} with ${canceller}: failed: ${messageOf(error)}\n`);
+    }
+  }
+  process.stderr.write(`${roomSummary(variant.name, rows)}\n`);
+  if (rows.every((r) => r.failed !== undefined)) throw new Error(`every echo canceller failed in ${variant.name}: ${rows.map((r) => `${r.canceller}: ${r.failed}`).join('; ')}`);
+  return figures;
+}
+
+type RoomRun = { figures: Figures; config: Config; heard: HeardFrames } | { skipped: string };
+
+async function runRoom(variant: RoomVariant, canceller: EchoCanceller, options: BenchmarkRunOptions = {}): Promise<RoomRun> {
   try {
     loadPortAudio();
   } catch (error) {
@@ -76,7 +131,7 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
     await mkdir(join(configDir, 'tools'), { recursive: true });
     await writeFile(
       join(configDir, 'config.toml'),
-      `mode = "full_duplex_agent"\nllm = "${llm.url}"\n[adapters.shell_readonly]\nenabled = false\n[adapters.browser]\nenabled = false\n[memory]\nenabled = false\n`,
+      `mode = "full_duplex_agent"\nllm = "${llm.url}"\n[duplex]\ncanceller = "${canceller}"\n[adapters.shell_readonly]\nenabled = false\n[adapters.browser]\nenabled = false\n[memory]\nenabled = false\n`,
     );
     const host = await startHost({ configDir, env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(root, 'data') } });
     cleanups.unshift(() => host.close());
@@ -84,8 +139,10 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
     // BARGE_IN_DELAY_HINT=1: the echo cancellers get the start-up measurement's delay as their hint.
     const delayHintFromRoom = process.env.BARGE_IN_DELAY_HINT === '1';
     // BARGE_IN_RECORD=folder: every frame the detector got and each trial's span, for bench/barge-in-replay.ts.
-    const recording = process.env.BARGE_IN_RECORD ? new RunRecording(process.env.BARGE_IN_RECORD, variant.name) : undefined;
+    const recording = process.env.BARGE_IN_RECORD ? new RunRecording(process.env.BARGE_IN_RECORD, `${variant.name}.${canceller}`) : undefined;
     if (recording) cleanups.unshift(() => recording.close());
+    // The frames the canceller's CPU is timed on afterwards (the echo-only replies').
+    const heard = new HeardFrames();
     const duplex = await startLiveDuplex({
       config: host.config,
       bus: host.bus,
@@ -95,10 +152,13 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
       delayHintFromRoom,
       // BARGE_IN_METER=whole_band: the double-talk path's meter before the band one (for side-by-side runs).
       ...(process.env.BARGE_IN_METER === 'whole_band' ? { doubleTalkMeter: 'whole_band' as const } : {}),
-      ...(recording ? { onHeard: (frame, render) => recording.heard(frame, render) } : {}),
+      onHeard: (frame, render) => {
+        heard.heard(frame, render);
+        recording?.heard(frame, render);
+      },
     });
     const measuredRoom = duplex.control.room;
-    process.stderr.write(`  ${variant.name} room at start-up: ${JSON.stringify(measuredRoom ?? 'not measured')}${delayHintFromRoom ? ' (delay hint given to the echo cancellers)' : ''}\n`);
+    process.stderr.write(`  ${variant.name} with ${canceller}, room at start-up: ${JSON.stringify(measuredRoom ?? 'not measured')}${delayHintFromRoom ? ' (delay hint given to the echo cancellers)' : ''}\n`);
     cleanups.unshift(() => duplex.close());
     const events: AssistantEvent[] = [];
     host.bus.subscribe((e) => events.push(e));
@@ -107,19 +167,20 @@ async function runRoom(variant: RoomVariant, options: BenchmarkRunOptions = {}):
     const trials = new BargeInTrials(events, duplex.voice, { pulse: pulse.server, room, monitor, mic, scratch: root }, options.signal);
     const next = seededRandom(9001);
     const echoGain = (): number => variant.echoGain[0] + next() * (variant.echoGain[1] - variant.echoGain[0]);
-    const figures = await measure(variant.name, trials, () => room.setEchoGain(echoGain()), next, recording);
-    return {
+    const figures = await measure(`${variant.name} ${canceller}`, trials, () => room.setEchoGain(echoGain()), next, heard, recording);
+    const roomFigures: Figures = {
       ...figures,
       delay_hint: delayHintFromRoom ? 'measured' : 'none',
       double_talk_meter: process.env.BARGE_IN_METER === 'whole_band' ? 'whole_band' : 'bands',
       ...(measuredRoom ? { room_heard: String(measuredRoom.heard), room_delay_ms: round(measuredRoom.delayMs ?? -1), room_echo_db: round(measuredRoom.echoDb ?? 0), room_noise_dbfs: round(measuredRoom.noiseDbfs) } : {}),
     };
+    return { figures: roomFigures, config: host.config, heard };
   } finally {
     for (const cleanup of cleanups) await cleanup();
   }
 }
 
-async function measure(name: string, trials: BargeInTrials, newGain: () => Promise<void>, next: () => number, recording?: RunRecording): Promise<Figures> {
+async function measure(name: string, trials: BargeInTrials, newGain: () => Promise<void>, next: () => number, heard: HeardFrames, recording?: RunRecording): Promise<Figures> {
   const log = (line: string): boolean => process.stderr.write(`  ${name} ${line}\n`);
   let trialFromMs = performance.now();
   const recorded = (trial: Omit<RecordedTrial, 'fromMs' | 'toMs'>): void => {
@@ -148,6 +209,7 @@ async function measure(name: string, trials: BargeInTrials, newGain: () => Promi
   let falseTranscripts = 0;
   let falseTurns = 0;
   let echoTrialsWithFalse = 0;
+  heard.keeping = true;
   for (let i = 0; i < TRIALS; i++) {
     await newGain();
     const seen = await trials.reply();
@@ -158,6 +220,7 @@ async function measure(name: string, trials: BargeInTrials, newGain: () => Promi
     log(`echo-only ${i + 1}/${TRIALS}: ${seen.interruptions} interruptions, ${seen.transcripts} transcripts${seen.texts.length > 0 ? ` ${JSON.stringify(seen.texts)}` : ''}, ${seen.falseTurns} turns`);
     recorded({ kind: 'echo_only', live: { interruptions: seen.interruptions, transcripts: seen.transcripts } });
   }
+  heard.keeping = false;
 
   const results: TalkOverResult[] = [];
   let interruptingErrors = 0;
@@ -186,7 +249,6 @@ async function measure(name: string, trials: BargeInTrials, newGain: () => Promi
   const notFound = results.filter((r) => r.onsetNotFound).length;
   const latencies = caught.map((r) => r.latencyMs!);
   return {
-    room: name,
     echo_trials: TRIALS,
     false_interruptions: falseInterruptions,
     false_transcripts: falseTranscripts,
@@ -198,12 +260,19 @@ async function measure(name: string, trials: BargeInTrials, newGain: () => Promi
     detections: caught.length,
     detection_rate: round(caught.length / Math.max(1, TRIALS - spoiled - notFound), 3),
     detections_by_double_talk: caught.filter((r) => r.rule === 'double_talk').length,
-    ...distribution('latency', latencies),
+    ...spread('latency', latencies),
     latency_max_ms: latencies.length > 0 ? round(Math.max(...latencies)) : Number.NaN,
-    ...distribution('vad_start_to_stop', caught.map((r) => r.vadLatencyMs!)),
+    ...spread('vad_start_to_stop', caught.map((r) => r.vadLatencyMs!)),
     resumed_over_user: results.filter((r) => r.resumedOverUser).length,
     interrupting_words_lost: results.filter((r) => r.wordsLost).length,
     wer_interrupting: round(interruptingErrors / Math.max(1, interruptingWords), 3),
     wer_no_echo_baseline: round(baselineErrors / Math.max(1, referenceWords), 3),
+    wer_gap: round(interruptingErrors / Math.max(1, interruptingWords) - baselineErrors / Math.max(1, referenceWords), 3),
   };
+}
+
+/** `<name>_p50_ms` and `<name>_p95_ms`; NaN when nothing was caught (a short run can catch nothing). */
+function spread(name: string, samples: readonly number[]): Figures {
+  const at = (p: number): number => (samples.length > 0 ? round(percentile(samples, p)) : Number.NaN);
+  return { [`${name}_p50_ms`]: at(50), [`${name}_p95_ms`]: at(95) };
 }
