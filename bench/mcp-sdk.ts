@@ -20,7 +20,8 @@ const CALL_PAIRS: readonly PairName[] = ['v1', 'v2_legacy', 'v2_modern'];
  * (issue 27): import time of each one's stdio server and client entry points,
  * a stdio server's start (spawn until `initialize` or `server/discover` is
  * answered), and a `tools/call` of `date` on an open connection against
- * spawning `date` directly. Each round runs every arm once in a random order.
+ * spawning `date` directly, and of `fixed_date`, which answers at once (the
+ * SDKs' own round trip). Each round runs every arm once in a random order.
  */
 export const mcpSdk: Benchmark = {
   name: 'mcp-sdk',
@@ -77,7 +78,10 @@ async function measureCalls(signal: AbortSignal | undefined): Promise<Figures> {
     const arms: Record<string, () => Promise<void>> = { direct: () => spawnDate(env, CALL_TIMEOUT_MS) };
     for (const name of CALL_PAIRS) {
       const pair = connected[name];
-      if (pair) arms[name] = () => pair.callDate();
+      if (pair) {
+        arms[name] = () => pair.callDate();
+        arms[`fixed_${name}`] = () => pair.callFixed();
+      }
     }
     const names = Object.keys(arms);
     const samples = new Map<string, number[]>(names.map((name) => [name, []]));

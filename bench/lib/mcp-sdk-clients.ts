@@ -17,6 +17,8 @@ export type PairName = 'v1' | 'v2_legacy' | 'v2_modern' | 'v2_auto' | 'v2_auto_t
 export interface ConnectedPair {
   /** One `tools/call` of `date`; throws on an error result or empty text (a fast failure must not be timed). */
   callDate(): Promise<void>;
+  /** The same for `fixed_date`, which answers without running anything. */
+  callFixed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ async function connectV1(): Promise<ConnectedPair> {
   await client.connect(new StdioV1(serverParams(SERVER_V1)), { timeout: REQUEST_TIMEOUT_MS });
   return {
     callDate: async () => checkDate(await client.callTool({ name: 'date', arguments: {} }, undefined, { timeout: REQUEST_TIMEOUT_MS })),
+    callFixed: async () => checkDate(await client.callTool({ name: 'fixed_date', arguments: {} }, undefined, { timeout: REQUEST_TIMEOUT_MS })),
     close: () => client.close(),
   };
 }
@@ -67,6 +70,7 @@ async function connectV2(server: string, expected: string, options: ClientV2Opti
   }
   return {
     callDate: async () => checkDate(await client.callTool({ name: 'date', arguments: {} }, { timeout: REQUEST_TIMEOUT_MS })),
+    callFixed: async () => checkDate(await client.callTool({ name: 'fixed_date', arguments: {} }, { timeout: REQUEST_TIMEOUT_MS })),
     close: () => client.close(),
   };
 }

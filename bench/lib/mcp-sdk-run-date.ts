@@ -17,3 +17,8 @@ export function runDate(): Promise<DateResult> {
     });
   });
 }
+
+/** What `date` prints, answered at once: the SDKs' own round trip, with no process in the way. */
+export async function fixedDate(): Promise<DateResult> {
+  return { content: [{ type: 'text', text: 'Mon Dec  7 22:36:47 UTC 2026\n' }] };
+}
