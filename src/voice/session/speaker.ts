@@ -2,6 +2,7 @@ import { isAppError, messageOf } from '../../errors/index.js';
 import type { AssistantBus } from '../../events/index.js';
 import type { AudioOutput, Tts } from '../types.js';
 import { PreparedSpeech } from './prepared-speech.js';
+import { SerialQueue } from '../../serial-queue/index.js';
 
 export interface SpeakerOptions {
   tts: Tts;
@@ -21,7 +22,7 @@ export interface SpeakerOptions {
  * (`finish`).
  */
 export class Speaker {
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private started = false;
   private queued = false;
   private firstAudioAtMs: number | undefined;
@@ -41,9 +42,7 @@ export class Speaker {
       this.queued = true;
       this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'queued', atMs: this.clock(), turnId });
     }
-    const next = this.queue.then(() => this.speak(text, language, turnId, signal));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queue.run(() => this.speak(text, language, turnId, signal));
   }
 
   /**
@@ -65,7 +64,7 @@ export class Speaker {
 
   /** Waits until everything queued has been played, without ending the reply's playback (a spoken question mid-turn). */
   async drain(): Promise<void> {
-    await this.queue;
+    await this.queue.idle();
     await this.options.output.drain();
   }
 

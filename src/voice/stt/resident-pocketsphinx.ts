@@ -5,6 +5,7 @@ import { STT_BAD_OPTIONS, STT_ENGINE_FAILED, requirePositiveMs, sttCancelled } f
 import { resolvePocketsphinxModel, type PocketsphinxModelOptions } from './pocketsphinx-model.js';
 import { loadPocketsphinxAddon, type NativeDecoder, type NativeDecoderOptions, type NativeHypothesis } from './pocketsphinx-addon.js';
 import { StableWords } from './stable-words.js';
+import { SerialQueue } from '../../serial-queue/index.js';
 
 export interface ResidentPocketsphinxOptions extends PocketsphinxModelOptions {
   /** A partial hypothesis after every this many ms of audio; 0 = none. */
@@ -50,7 +51,7 @@ const OWN_FLAGS = new Set(['hmm', 'dict', 'lm', 'jsgf', 'logfn']);
  */
 export class ResidentPocketsphinxStt implements StreamingStt {
   readonly name = 'pocketsphinx';
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private open: ResidentSession | undefined;
   private closed = false;
 
@@ -95,9 +96,7 @@ export class ResidentPocketsphinxStt implements StreamingStt {
 
   /** Runs decoder work after everything queued before it. */
   enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.queue.run(work);
   }
 
   ended(session: ResidentSession): void {
@@ -108,7 +107,7 @@ export class ResidentPocketsphinxStt implements StreamingStt {
     if (this.closed) return;
     this.closed = true;
     this.open?.cancel();
-    await this.queue;
+    await this.queue.idle();
     await this.decoder.close();
   }
 }

@@ -10,6 +10,7 @@ import { FRAME_SAMPLES, SAMPLE_RATE, type Vad } from '../types.js';
 import { resolveEndpointerConfig, type EndpointerConfig } from './endpointer-config.js';
 import { SampleBuffer } from './sample-buffer.js';
 import { SpeechDetector } from './speech-detector.js';
+import { SerialQueue } from '../../serial-queue/index.js';
 
 export interface SpeechStartEvent {
   type: 'speech_start';
@@ -73,7 +74,7 @@ export class Endpointer {
   /** Where the current utterance's audio begins, and where the previous one's ended (padding never overlaps it). */
   private audioStart = 0;
   private previousEnd = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   /** Bumped by reset(), so work queued or begun before it does not touch the new stream. */
   private generation = 0;
 
@@ -151,9 +152,7 @@ export class Endpointer {
 
   private serial(task: (generation: number) => Promise<EndpointerEvent[]>): Promise<EndpointerEvent[]> {
     const generation = this.generation;
-    const result = this.queue.then(() => (generation === this.generation ? task(generation) : []));
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.queue.run(() => (generation === this.generation ? task(generation) : []));
   }
 
   private async score(final: boolean, generation: number): Promise<EndpointerEvent[]> {

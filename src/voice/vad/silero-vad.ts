@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { AppError } from '../../errors/index.js';
 import { SAMPLE_RATE, type Vad } from '../types.js';
+import { SerialQueue } from '../../serial-queue/index.js';
 
 export const SILERO_WINDOW_SAMPLES = 512;
 /** v5 looks 64 samples back across the window boundary; without them its probabilities drift low. */
@@ -37,7 +38,7 @@ export class SileroVad implements Vad {
   private context = new Float32Array(CONTEXT_SAMPLES);
   /** Bumped by reset(), so a call in flight does not write back state from before it. */
   private generation = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private closed = false;
   private readonly sampleRate: Tensor;
 
@@ -77,9 +78,7 @@ export class SileroVad implements Vad {
       return Promise.reject(new AppError('VAD_FRAME_SIZE', `Silero VAD takes ${SILERO_WINDOW_SAMPLES} samples per call, got ${samples.length}`));
     }
     // One call at a time, in call order: each needs the state the previous one left.
-    const result = this.queue.then(() => this.run(samples));
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.queue.run(() => this.run(samples));
   }
 
   reset(): void {
@@ -91,7 +90,7 @@ export class SileroVad implements Vad {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.queue;
+    await this.queue.idle();
     await this.session.release();
   }
 
