@@ -26,7 +26,7 @@ import { configProblem, daemonEnv, startDaemonProcess, type DaemonProcess } from
 import { addRoom, asoundrc, RoomRecorder, type Room } from './lib/room.js';
 import { REALISTIC_LLM } from './lib/scripted-llm.js';
 import { startSoakClients, type SoakClients } from './lib/soak-clients.js';
-import { sampleRow, sampleTable, soakFigures, soakPlan, type SoakCensus, type SoakPlan, type SoakTurn } from '../test/support/soak-figures.js';
+import { sampleRow, sampleTable, SOAK_GOALS, soakFigures, soakPlan, type SoakCensus, type SoakPlan, type SoakTurn } from '../test/support/soak-figures.js';
 import { startSoakLlm, type SoakLlm } from './lib/soak-llm.js';
 import { renderPng, soakSvg } from './lib/soak-plot.js';
 import { findChildPid } from './lib/soak-proc.js';
@@ -162,7 +162,7 @@ async function soakLoop(plan: SoakPlan, running: Running, clients: SoakClients, 
     await sleep(SETTLE_MS, undefined, { signal });
     const counted = sampler.census();
     clients.resume();
-    process.stderr.write(`  soak: census at ${Math.round(counted.atS)} s: ${counted.fds} descriptors, ${counted.children} children (${counted.childNames})\n`);
+    process.stderr.write(`  soak: census at ${Math.round(counted.atS)} s: ${counted.fds} descriptors (${counted.fdNames}), ${counted.children} children (${counted.childNames})\n`);
     return counted;
   };
   let interrupted: unknown;
@@ -186,10 +186,21 @@ async function soakLoop(plan: SoakPlan, running: Running, clients: SoakClients, 
   }
   const record = { plan, samples: sampler.samples, turns: answered, ...(censuses.warmUp ? { warmUpCensus: censuses.warmUp } : {}), ...(censuses.end ? { endCensus: censuses.end } : {}) };
   const figures = { ...soakFigures(record), ...soakRunFigures({ results, events: daemon.events, llm: llm.counts(), clients: clients.counts(), censuses }), ...(daemon.exited ? { daemon_exited: daemon.exited } : {}), ...(sampler.failure ? { sample_failure: sampler.failure } : {}) };
-  process.stderr.write(`\n${sampleTable(sampler.samples)}\n\n`);
+  process.stderr.write(`\n${sampleTable(sampler.samples)}\n\n${goalLines(figures).join('\n')}\n\n`);
   await writeResults(plan, record, results, censuses, figures, interrupted !== undefined);
   if (interrupted !== undefined) throw interrupted;
   return { ...figures, load_average_1m_end: round(loadavg()[0]!, 2), results: RESULTS };
+}
+
+/** The issue's figures beside their goals, in words. */
+function goalLines(f: Figures): string[] {
+  return [
+    `  after the warm-up: RSS growth ${f.rss_growth_pct}% (goal <= ${SOAK_GOALS.rssGrowthPct}%; slope ${f.rss_slope_mib_per_hour} MiB/h), heap growth ${f.heap_growth_pct}% (goal <= ${SOAK_GOALS.heapGrowthPct}%)`,
+    `  descriptors ${f.fds_warm_up} -> ${f.fds_end}, children ${f.children_warm_up} -> ${f.children_end} (goal: equal)`,
+    `  event-loop delay p99, worst 10 s: ${f.loop_delay_p99_max_ms} ms (goal <= ${SOAK_GOALS.loopDelayP99Ms} ms)`,
+    `  turn latency p95, first and last window: ${f.turn_latency_p95_first_window_ms} and ${f.turn_latency_p95_last_window_ms} ms, ${f.turn_latency_drift_pct}% (goal within ${SOAK_GOALS.latencyDriftPct}%)`,
+    `  goals missed: ${f.goals_missed}`,
+  ];
 }
 
 async function writeResults(plan: SoakPlan, record: Parameters<typeof soakFigures>[0], results: readonly SoakTurnResult[], censuses: object, figures: Figures, aborted: boolean): Promise<void> {

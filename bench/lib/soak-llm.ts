@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { LlmProfile } from './scripted-llm.js';
 
 /** What the next question is answered with. */
-export type SoakTurnKind = 'plain' | 'tool' | 'memory' | 'long';
+export type SoakTurnKind = 'plain' | 'tool' | 'memory';
 
 export interface SoakLlmOptions {
   profile: LlmProfile;
@@ -42,9 +42,8 @@ export interface SoakLlm {
   close(): Promise<void>;
 }
 
+/** About four seconds of espeak-ng: long enough to be talked over a second in (as is AFTER_TOOL, about two). */
 const REPLY = 'It is sunny in Rome today. About twenty degrees, with a light wind.';
-/** Long enough to be talked over a second in: five sentences, about eight seconds of espeak-ng. */
-const LONG_REPLY = 'Here is a longer answer. The weather in Rome is sunny. It will stay warm all week. The wind is light from the west. Take a hat if you go out.';
 const AFTER_TOOL = 'It is late afternoon on a weekday.';
 const AFTER_SAVE = 'I will remember that.';
 
@@ -92,7 +91,6 @@ export function answerFor(kind: SoakTurnKind, body: Record<string, unknown>, opt
   const last = messages.at(-1);
   if (last?.role === 'tool') return { text: kind === 'memory' ? AFTER_SAVE : AFTER_TOOL };
   if (kind === 'plain') return { text: REPLY };
-  if (kind === 'long') return { text: LONG_REPLY };
   const offered = new Set(offeredTools(body));
   const name = kind === 'tool' ? options.toolName : options.memorySaveName;
   // The last round offers no tools (tool_rounds): a spoken reply, as a model would give.

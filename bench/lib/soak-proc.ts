@@ -3,7 +3,7 @@
  * line), resident memory, open descriptors and descendants. Linux only, as
  * the soak is.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 interface ProcEntry {
   pid: number;
@@ -41,6 +41,18 @@ export function openDescriptors(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
 
+/** What the descriptors are, by kind (`socket x20, pipe x8, /dev/null x2, ...`): a socket:[id] counts as `socket`, a file by its path. */
+export function describeDescriptors(pid: number): string {
+  const kinds = readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/${pid}/fd/${fd}`).replace(/^(socket|pipe):\[\d+\]$/, '$1')];
+    } catch {
+      return []; // Closed while we looked.
+    }
+  });
+  return countNames(kinds);
+}
+
 /** Every process below `pid` (children, their children, ...), by walking the parent links of /proc. */
 export function descendants(pid: number): Descendant[] {
   const byParent = new Map<number, ProcEntry[]>();
@@ -62,8 +74,12 @@ export function descendants(pid: number): Descendant[] {
 
 /** `name xN` per program, sorted: a census short enough for a table cell or a log line. */
 export function describeDescendants(list: readonly Descendant[]): string {
+  return countNames(list.map((d) => d.name));
+}
+
+function countNames(names: readonly string[]): string {
   const counts = new Map<string, number>();
-  for (const d of list) counts.set(d.name, (counts.get(d.name) ?? 0) + 1);
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
   return [...counts.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, n]) => (n === 1 ? name : `${name} x${n}`))

@@ -59,6 +59,8 @@ export function soakRunFigures(run: SoakRun): Figures {
     ...(clients.lastError ? { client_last_error: clients.lastError } : {}),
     children_warm_up_names: censuses.warmUp?.childNames ?? '',
     children_end_names: censuses.end?.childNames ?? '',
+    fds_warm_up_kinds: censuses.warmUp?.fdNames ?? '',
+    fds_end_kinds: censuses.end?.fdNames ?? '',
   };
   return figures;
 }

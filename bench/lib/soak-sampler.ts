@@ -7,7 +7,7 @@
 import { percentile } from '../../test/support/stats.js';
 import type { SoakCensus, SoakSample, SoakTurn } from '../../test/support/soak-figures.js';
 import { scrapeDaemonInside } from './soak-metrics.js';
-import { describeDescendants, descendants, openDescriptors, rssBytes } from './soak-proc.js';
+import { describeDescendants, describeDescriptors, descendants, openDescriptors, rssBytes } from './soak-proc.js';
 
 export const SAMPLE_EVERY_MS = 10_000;
 
@@ -49,7 +49,7 @@ export class SoakSampler {
   census(): SoakCensus {
     const { pid, startedAtMs } = this.target;
     const children = descendants(pid);
-    return { atS: (Date.now() - startedAtMs) / 1000, fds: openDescriptors(pid), children: children.length, childNames: describeDescendants(children) };
+    return { atS: (Date.now() - startedAtMs) / 1000, fds: openDescriptors(pid), children: children.length, childNames: describeDescendants(children), fdNames: describeDescriptors(pid) };
   }
 
   private async take(): Promise<void> {

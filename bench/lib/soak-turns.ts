@@ -76,10 +76,6 @@ export class SoakTurns {
 
   constructor(private readonly ctx: SoakTurnContext) {}
 
-  get count(): number {
-    return this.n;
-  }
-
   /** Whether the next question is to be played over the reply now beginning. */
   get bargeInPending(): boolean {
     return this.overReplyFrom !== undefined;

@@ -13,12 +13,13 @@ function samples(minutes: number, rss: (s: number) => number, heap: (s: number) 
   });
 }
 
-const census = (fds: number, children: number): SoakCensus => ({ atS: 0, fds, children, childNames: 'node x3' });
+const census = (fds: number, children: number): SoakCensus => ({ atS: 0, fds, children, childNames: 'node x3', fdNames: 'socket x40' });
 
 describe('soak plan', () => {
   it('is the issue\'s for 60 minutes and the same proportions for a short run', () => {
     expect(soakPlan(60)).toEqual({ durationS: 3600, warmUpS: 300, windowS: 600, edgeS: 60 });
-    expect(soakPlan(4)).toEqual({ durationS: 240, warmUpS: 20, windowS: 40, edgeS: 30 });
+    expect(soakPlan(4)).toEqual({ durationS: 240, warmUpS: 20, windowS: 60, edgeS: 30 });
+    expect(soakPlan(12).windowS).toBe(120);
   });
 
   it('refuses a duration that is not a positive number, naming the variable', () => {

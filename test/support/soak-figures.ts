@@ -31,8 +31,10 @@ export interface SoakCensus {
   atS: number;
   fds: number;
   children: number;
-  /** The descendants by name (`desktop-assistant-tools, pocketsphinx x2`). */
+  /** The descendants by name (`node x3`). */
   childNames: string;
+  /** The descriptors by kind (`socket x20, pipe x8, /dev/null x2, ...`). */
+  fdNames: string;
 }
 
 /** One answered turn: when it was answered and its latency. */
@@ -45,7 +47,7 @@ export interface SoakPlan {
   durationS: number;
   /** Left out of the growth figures: 5 minutes of 60, the same twelfth of a shorter run. */
   warmUpS: number;
-  /** The early and late stretches whose turn latencies are compared: 10 minutes of 60, a sixth of a shorter run. */
+  /** The early and late stretches whose turn latencies are compared: 10 minutes of 60, a sixth of a shorter run, at least a minute (6 turns or so). */
   windowS: number;
   /** The stretch at each end of the rest whose median is a growth figure's start and end: a minute of 60, at least 30 s. */
   edgeS: number;
@@ -57,7 +59,7 @@ export const SOAK_GOALS = { rssGrowthPct: 5, heapGrowthPct: 5, loopDelayP99Ms: 1
 export function soakPlan(minutes: number): SoakPlan {
   if (!(Number.isFinite(minutes) && minutes > 0)) throw new Error(`SOAK_MINUTES must be a number of minutes > 0, not ${minutes}`);
   const durationS = minutes * 60;
-  return { durationS, warmUpS: Math.min(300, durationS / 12), windowS: Math.min(600, durationS / 6), edgeS: Math.max(30, Math.min(60, durationS / 60)) };
+  return { durationS, warmUpS: Math.min(300, durationS / 12), windowS: Math.max(60, Math.min(600, durationS / 6)), edgeS: Math.max(30, Math.min(60, durationS / 60)) };
 }
 
 /**
