@@ -140,13 +140,23 @@ export class DuplexPlayer {
     this.wakeUp(p);
   }
 
-  /** Plays on from where the stop left it: the audio handed to the device before it, less CONTINUE_REWIND_MS (not before its sentence's start). */
+  /**
+   * Plays on from where the stop left it: the audio handed to the device before it, less
+   * CONTINUE_REWIND_MS (not before its sentence's start); a stop between sentences, after one was
+   * handed over whole, goes on with the next.
+   */
   continueFrom(turnId: string): void {
     const p = this.playbackOf(turnId);
     if (!p) return;
-    const rewind = (CONTINUE_REWIND_MS * SAMPLE_RATE) / 1000;
-    p.cursor = p.heard.sentence;
-    p.offset = Math.max(0, p.heard.offset - rewind);
+    const { sentence, offset } = p.heard;
+    const audio = p.sentences[sentence];
+    if (audio?.complete && offset >= audio.length) {
+      p.cursor = sentence + 1;
+      p.offset = 0;
+    } else {
+      p.cursor = sentence;
+      p.offset = Math.max(0, offset - (CONTINUE_REWIND_MS * SAMPLE_RATE) / 1000);
+    }
     p.held = false;
     p.epoch += 1;
     this.wakeUp(p);

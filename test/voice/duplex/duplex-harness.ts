@@ -16,7 +16,8 @@ import type { Apm } from '../../../src/voice/apm/index.js';
 import { SimulatedRoom } from '../../support/simulated-room.js';
 import { DuplexVoice, resolveDuplexConfig, type DuplexConfig } from '../../../src/voice/duplex/index.js';
 import { RedecodingStt } from '../../../src/voice/streaming/index.js';
-import type { Stt, Tts, Vad } from '../../../src/voice/types.js';
+import type { StreamingStt, Stt, Tts, Vad } from '../../../src/voice/types.js';
+import type { EndpointerConfig } from '../../../src/voice/vad/index.js';
 import type { ScriptedReply } from '../../fakes/scripted-llm-server.js';
 import { allowAll, conversationFixture } from '../../host/conversation/conversation-fixture.js';
 
@@ -97,6 +98,9 @@ export interface DuplexHarnessOptions {
   /** Partial transcripts every so many ms of audio (default none). */
   partialIntervalMs?: number;
   failApmAtFrame?: number;
+  /** Recognition in place of the level STT (a resident decoder on a scripted one: words by time, not by level). */
+  recognizer?: StreamingStt;
+  endpointer?: Partial<EndpointerConfig>;
 }
 
 const DEFAULT_DUPLEX = defaultConfig().duplex;
@@ -112,7 +116,8 @@ export async function duplexHarness(replies: ScriptedReply[], options: DuplexHar
     output: room.output,
     apm,
     vad: levelVad,
-    stt: new RedecodingStt(stt, { partialIntervalMs: options.partialIntervalMs ?? 0 }),
+    stt: options.recognizer ?? new RedecodingStt(stt, { partialIntervalMs: options.partialIntervalMs ?? 0 }),
+    ...(options.endpointer ? { endpointer: options.endpointer } : {}),
     tts,
     conversation: fixture.conversation,
     bus: fixture.bus,
