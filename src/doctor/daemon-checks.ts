@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runCommand } from '../process/index.js';
 import { readExitRecord, type ExitInfo } from '../exit-record/index.js';
 import { UNIT_NAME } from '../host/cli/systemd-unit.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
@@ -48,18 +48,13 @@ export async function serviceCheck({ env }: { env: NodeJS.ProcessEnv }): Promise
 
 type Shown = { properties: Record<string, string> } | { unavailable: string };
 
-function systemctlShow(env: NodeJS.ProcessEnv): Promise<Shown> {
-  return new Promise((resolve) => {
-    // No shell: a fixed argv; `show` only reads.
-    execFile('systemctl', ['--user', 'show', UNIT_NAME, `--property=${SHOWN.join(',')}`], { env, timeout: SYSTEMCTL_TIMEOUT_MS }, (error, stdout, stderr) => {
-      if (error) {
-        const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'systemctl is not installed' : (stderr.trim().split('\n')[0] || error.message);
-        resolve({ unavailable: why });
-        return;
-      }
-      resolve({ properties: parseShow(stdout) });
-    });
-  });
+async function systemctlShow(env: NodeJS.ProcessEnv): Promise<Shown> {
+  // No shell: a fixed argv; `show` only reads.
+  const outcome = await runCommand(['systemctl', '--user', 'show', UNIT_NAME, `--property=${SHOWN.join(',')}`], { env, timeoutMs: SYSTEMCTL_TIMEOUT_MS });
+  if (outcome.kind === 'spawn-error') return { unavailable: outcome.errno === 'ENOENT' ? 'systemctl is not installed' : outcome.reason };
+  if (outcome.kind !== 'exited') return { unavailable: `systemctl did not answer within ${SYSTEMCTL_TIMEOUT_MS} ms` };
+  if (outcome.exitCode !== 0) return { unavailable: outcome.stderrTail.trim().split('\n')[0] || `systemctl exited with ${outcome.exitCode ?? outcome.signal}` };
+  return { properties: parseShow(outcome.stdout) };
 }
 
 /** `systemctl show` output: one Key=Value a line. */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type SpawnOptionsWithoutStdio, type StdioOptions } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio, type StdioOptions } from 'node:child_process';
 
 /** The code of the AppError for a child that could not be started (ENOENT, EACCES, a missing cwd). */
 export const PROCESS_SPAWN_FAILED = 'PROCESS_SPAWN_FAILED';
@@ -23,6 +23,14 @@ export function inOwnGroup(options: InGroupOptions): SpawnOptionsWithoutStdio {
 export function spawnInGroup(command: string, args: readonly string[], options: InGroupOptions & { stdio: StdioOptions }): ChildProcess {
   return spawn(command, args, { ...inOwnGroup(options), stdio: options.stdio });
 }
+
+/** Starts a child with its three pipes: Node's spawn, or a test's own that watches the real process. */
+export type PipedSpawn = (command: string, args: readonly string[], options: SpawnOptionsWithoutStdio) => ChildProcessWithoutNullStreams;
+
+/** Node's spawn with stdin, stdout and stderr piped: the default PipedSpawn. */
+export const spawnPiped: PipedSpawn = (command, args, options) => spawn(command, args, options);
+
+export type { ChildProcess, ChildProcessWithoutNullStreams };
 
 const ERRNO_TEXT: Record<string, string> = {
   ENOENT: 'No such file or directory',

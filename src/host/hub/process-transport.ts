@@ -1,10 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../errors/index.js';
-import { PROCESS_SPAWN_FAILED, delay, describeErrno, spawnInGroup, stopGroup, terminateGroup, type StopTimings } from '../../process/index.js';
+import { PROCESS_SPAWN_FAILED, delay, describeErrno, spawnInGroup, stopGroup, terminateGroup, type ChildProcess, type StopTimings } from '../../process/index.js';
 
 // The hub's stop is the process module's, with its defaults (the SDK's 2 s a step).
 export { DEFAULT_STOP_TIMINGS, type StopTimings } from '../../process/index.js';

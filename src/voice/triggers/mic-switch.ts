@@ -14,11 +14,10 @@
  * line (spawnInGroup); the one-shot `amixer controls` and `cget` go through
  * runCommand.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { AppError } from '../../errors/index.js';
 import { EventBus } from '../../events/index.js';
-import { allowListedEnv, runCommand, spawnInGroup, stopGroup, type StopTimings } from '../../process/index.js';
+import { allowListedEnv, runCommand, spawnInGroup, stopGroup, type ChildProcess, type StopTimings } from '../../process/index.js';
 import { describeControl, findCaptureSwitch, parseCgetValues, parseControls, parseEventLine, switchIsOn, type ControlId } from './amixer-output.js';
 
 export type MicSwitchEvent =

@@ -9,10 +9,9 @@
  * the real process, and the audio is read from stdout as it comes, under a
  * stall timer of the caller's, not as a result.
  */
-import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
-import { allowListedEnv, inOwnGroup, stopGroup, type StopTimings } from '../../process/index.js';
+import { allowListedEnv, inOwnGroup, spawnPiped, stopGroup, type ChildProcessWithoutNullStreams, type PipedSpawn, type StopTimings } from '../../process/index.js';
 
-export type SpawnFn = (command: string, args: readonly string[], options: SpawnOptionsWithoutStdio) => ChildProcessWithoutNullStreams;
+export type SpawnFn = PipedSpawn;
 
 const STDERR_TAIL = 2000;
 /**
@@ -37,7 +36,7 @@ export interface EspeakRun {
   stop(): void;
 }
 
-export function startEspeak(program: string, args: readonly string[], input: string, spawnFn: SpawnFn = spawn): EspeakRun {
+export function startEspeak(program: string, args: readonly string[], input: string, spawnFn: SpawnFn = spawnPiped): EspeakRun {
   const child = spawnFn(program, args, inOwnGroup({ env: allowListedEnv(process.env) }));
   let stderr = '';
   child.stderr.setEncoding('utf8');

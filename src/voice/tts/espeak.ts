@@ -5,7 +5,6 @@
  * stdin; its WAV (22050 Hz mono 16-bit) is decoded and resampled while it
  * arrives, so the first 100 ms chunk is out before the sentence is done.
  */
-import { spawn } from 'node:child_process';
 import { AppError } from '../../errors/index.js';
 import type { Tts } from '../types.js';
 import { TTS_BAD_OPTIONS, TTS_ENGINE_FAILED, TTS_TIMEOUT, TTS_VOICE_UNKNOWN, ttsCancelled } from './errors.js';
@@ -58,7 +57,8 @@ export class EspeakTts implements Tts {
   private readonly voices: Readonly<Record<string, string>>;
   private readonly rateArgs: string[];
   private readonly timeoutMs: number;
-  private readonly spawn: SpawnFn;
+  /** Undefined: startEspeak's own (Node's spawn with three pipes). */
+  private readonly spawn: SpawnFn | undefined;
 
   constructor(options: EspeakOptions = {}) {
     const { rate, timeoutMs = ESPEAK_DEFAULTS.timeoutMs } = options;
@@ -70,7 +70,7 @@ export class EspeakTts implements Tts {
     this.voices = { ...ESPEAK_VOICES, ...options.voices };
     this.rateArgs = rate === undefined ? [] : ['-s', String(rate)];
     this.timeoutMs = timeoutMs;
-    this.spawn = options.spawn ?? spawn;
+    this.spawn = options.spawn;
   }
 
   /** The espeak-ng voice for a language: the table, then the base language ("en-gb" -> "en"), then the code itself. */

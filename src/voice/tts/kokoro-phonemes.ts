@@ -8,7 +8,6 @@
  * text between punctuation, which also keeps espeak-ng's clause splitting
  * from losing the marks.
  */
-import { spawn } from 'node:child_process';
 import { AppError } from '../../errors/index.js';
 import { TTS_ENGINE_FAILED, TTS_TIMEOUT, TTS_VOICE_UNKNOWN, ttsCancelled } from './errors.js';
 import { lastLine, startEspeak, type SpawnFn } from './espeak-process.js';
@@ -62,7 +61,7 @@ async function ipa(text: string, language: string, options: PhonemizeOptions): P
   const { signal } = options;
   if (signal?.aborted) throw ttsCancelled('phonemization', signal.reason);
   const program = options.program ?? 'espeak-ng';
-  const run = startEspeak(program, ['-q', '--ipa', '-v', language], text, options.spawn ?? spawn);
+  const run = startEspeak(program, ['-q', '--ipa', '-v', language], text, options.spawn);
   const onAbort = (): void => run.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
   let timedOut = false;
