@@ -1,5 +1,5 @@
 /** The full-duplex state machine's thresholds and timeouts: from the config, and checked when given in code. */
-import { defaultConfig, type Config } from '../../config/index.js';
+import { defaultConfig, validateConfig, type Config } from '../../config/index.js';
 import { AppError } from '../../errors/index.js';
 import type { BackchannelLists } from './backchannel.js';
 
@@ -91,24 +91,49 @@ function invalid(key: string, what: string): AppError {
   return new AppError('DUPLEX_CONFIG_INVALID', `duplex ${key}: ${what}`);
 }
 
-/** Fills in the defaults (tests and benches give a few values) and rejects values the state machine cannot work with. */
+/**
+ * Fills in the defaults (tests and benches give a few values) and rejects values the state
+ * machine cannot work with. The settings that come from the config are checked by the config
+ * schema itself (one set of bounds: `[vad] threshold`, `[duplex] barge_in_threshold`, ...);
+ * only the rule's own constants, which no config sets, are checked here.
+ */
 export function resolveDuplexConfig(partial: Partial<DuplexConfig> = {}): DuplexConfig {
   const config: DuplexConfig = { ...DUPLEX_DEFAULTS, ...dropUndefined(partial) };
-  for (const key of ['speechThreshold', 'bargeInThreshold', 'doubleTalkThreshold'] as const) {
-    if (!(config[key] > 0 && config[key] <= 1)) throw invalid(key, `must be in (0, 1], got ${config[key]}`);
-  }
-  if (config.bargeInThreshold < config.speechThreshold) {
-    throw invalid('bargeInThreshold', `must be at least speechThreshold (${config.speechThreshold}), got ${config.bargeInThreshold}`);
-  }
-  for (const key of ['minBargeInSpeechMs', 'doubleTalkMinSpeechMs', 'falseInterruptionTimeoutMs', 'recoveryTimeoutMs', 'replyPauseMs', 'replyStartGuardMs'] as const) {
+  const asConfig = validateConfig({
+    vad: { threshold: config.speechThreshold },
+    duplex: {
+      barge_in_threshold: config.bargeInThreshold,
+      min_barge_in_speech_ms: config.minBargeInSpeechMs,
+      false_interruption_timeout_ms: config.falseInterruptionTimeoutMs,
+      recovery_timeout_ms: config.recoveryTimeoutMs,
+    },
+  });
+  if (!asConfig.ok) throw new AppError('DUPLEX_CONFIG_INVALID', `duplex settings: ${asConfig.errors.map(namedInCode).join('; ')}`);
+  if (!(config.doubleTalkThreshold > 0 && config.doubleTalkThreshold <= 1)) throw invalid('doubleTalkThreshold', `must be in (0, 1], got ${config.doubleTalkThreshold}`);
+  for (const key of ['doubleTalkMinSpeechMs', 'replyPauseMs', 'replyStartGuardMs'] as const) {
     if (!(Number.isFinite(config[key]) && config[key] >= 0)) throw invalid(key, `must be a number of ms >= 0, got ${config[key]}`);
   }
   if (!(Number.isFinite(config.echoExcessDb) && config.echoExcessDb >= 0)) throw invalid('echoExcessDb', `must be a number of dB >= 0, got ${config.echoExcessDb}`);
   if (!(Number.isInteger(config.doubleTalkExcessWindows) && config.doubleTalkExcessWindows >= 1)) {
     throw invalid('doubleTalkExcessWindows', `must be a whole number >= 1, got ${config.doubleTalkExcessWindows}`);
   }
-  if (config.recoveryTimeoutMs === 0) throw invalid('recoveryTimeoutMs', 'must be above 0, or cleanup never gets a chance');
   return config;
+}
+
+/** The config keys the settings come from, and their names in code. */
+const CODE_NAMES: Record<string, keyof DuplexConfig> = {
+  'vad.threshold': 'speechThreshold',
+  'duplex.barge_in_threshold': 'bargeInThreshold',
+  'duplex.min_barge_in_speech_ms': 'minBargeInSpeechMs',
+  'duplex.false_interruption_timeout_ms': 'falseInterruptionTimeoutMs',
+  'duplex.recovery_timeout_ms': 'recoveryTimeoutMs',
+};
+
+/** `config: duplex.recovery_timeout_ms must be >= 100` -> `recoveryTimeoutMs (duplex.recovery_timeout_ms must be >= 100)`. */
+function namedInCode(error: string): string {
+  const text = error.replace(/^config: /, '');
+  const key = Object.keys(CODE_NAMES).find((path) => text.startsWith(path));
+  return key ? `${CODE_NAMES[key]} (${text})` : text;
 }
 
 function dropUndefined<T extends object>(partial: Partial<T>): Partial<T> {

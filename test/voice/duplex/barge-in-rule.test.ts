@@ -109,3 +109,14 @@ describe('BargeInRule, in audio time', () => {
     expect(onsets.map((o) => o.window)).toEqual([0, 4]);
   });
 });
+
+describe('the duplex settings given in code', () => {
+  it('are held to the config schema bounds for what the config sets, and to their own for the rule constants', () => {
+    expect(() => resolveDuplexConfig({ recoveryTimeoutMs: 50 })).toThrow(/duplex settings: recoveryTimeoutMs \(duplex\.recovery_timeout_ms must be >= 100\)/);
+    expect(() => resolveDuplexConfig({ minBargeInSpeechMs: 5000 })).toThrow(/minBargeInSpeechMs \(duplex\.min_barge_in_speech_ms must be <= 2000\)/);
+    expect(() => resolveDuplexConfig({ speechThreshold: 1 })).toThrow(/speechThreshold \(vad\.threshold must be < 1\)/);
+    expect(() => resolveDuplexConfig({ bargeInThreshold: 0.4 })).toThrow(/bargeInThreshold \(duplex\.barge_in_threshold: must be at least vad\.threshold/);
+    expect(() => resolveDuplexConfig({ doubleTalkExcessWindows: 0 })).toThrow(/doubleTalkExcessWindows: must be a whole number >= 1/);
+    expect(resolveDuplexConfig({ recoveryTimeoutMs: 100, minBargeInSpeechMs: 2000 })).toMatchObject({ recoveryTimeoutMs: 100, minBargeInSpeechMs: 2000 });
+  });
+});
