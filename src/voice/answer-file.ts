@@ -1,6 +1,6 @@
 import { voiceLanguages, type Config } from '../config/index.js';
 import type { AssistantBus } from '../events/index.js';
-import { nobodyToAsk, type VoiceConversation } from './host-ports.js';
+import { noConfirmationChannel, type VoiceConversation } from './host-ports.js';
 import { WavFileInput, WavFileOutput } from './audio/index.js';
 import { detectorFromConfig, sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
 import { Speaker } from './session/speaker.js';
@@ -43,7 +43,7 @@ export async function answerWavFile(options: AnswerFileOptions): Promise<VoiceTu
       languages,
       // pocketsphinx detects no language and hears English; whisper says which.
       defaultLanguage: languages.includes('en') ? 'en' : (languages[0] ?? 'en'),
-      confirmation: nobodyToAsk('a voice turn from a file has nobody to answer a spoken question'),
+      confirmation: noConfirmationChannel('a voice turn from a file has nobody to answer a spoken question'),
       sentenceLanguage: sentenceLanguagePicker(languages),
     });
     return await session.answerAll('file', options.signal);

@@ -6,29 +6,10 @@
  * never imports the host.
  */
 import type { AppError } from '../errors/index.js';
-import type { Risk } from '../events/index.js';
+import type { ConfirmationChannel } from '../confirmation/index.js';
 
-/** A tool call the user is asked about (the host's request has these fields, and more). */
-export interface ConfirmationRequest {
-  turnId: string;
-  tool: string;
-  risk: Risk;
-  argsSummary: string;
-  /** Why the user is asked when the risk alone would not ask. */
-  reason?: string;
-}
-
-export type ConfirmationAnswer = { answer: 'approved' } | { answer: 'denied' } | { answer: 'unavailable'; reason: string };
-
-/** Asks the user whether a call may run; `signal` aborts when the asker stops waiting. */
-export interface ConfirmationChannel {
-  confirm(request: ConfirmationRequest, options: { signal: AbortSignal }): Promise<ConfirmationAnswer>;
-}
-
-/** For voice turns with nobody to answer a spoken question (a WAV file): every confirmation refused, saying why. */
-export function nobodyToAsk(reason: string): ConfirmationChannel {
-  return { confirm: async () => ({ answer: 'unavailable', reason }) };
-}
+/** Asking the user before a tool runs: the one contract the host's router uses too. */
+export { noConfirmationChannel, type ConfirmationAnswer, type ConfirmationChannel, type ConfirmationRequest } from '../confirmation/index.js';
 
 export interface SpokenTurnOptions {
   entry: 'voice';

@@ -8,7 +8,7 @@ export { startLiveVoice, type LiveVoice, type LiveVoiceOptions } from './live-vo
 export { startLiveDuplex, type LiveDuplex, type LiveDuplexOptions } from './live-duplex.js';
 export { micSwitchTrigger } from './triggers/index.js';
 export {
-  nobodyToAsk,
+  noConfirmationChannel,
   type ConfirmationAnswer,
   type ConfirmationChannel,
   type ConfirmationRequest,
