@@ -27,10 +27,12 @@ export function createApiApp(deps: ApiDeps): ApiApp {
       onError: (c) => errorResponse(c, 'BODY_TOO_LARGE', `the request body is over ${deps.maxBodyBytes} bytes`),
     }),
   );
-  pageRoutes(app, deps);
-  readRoutes(app, deps);
-  actionRoutes(app, deps);
-  eventRoutes(app, deps);
-  const mcp = mcpRoute(app, deps);
+  // Each concern's routes are a sub-app of their own, mounted here behind the checks above.
+  const mcp = mcpRoute(deps);
+  app.route('/', pageRoutes(deps));
+  app.route('/', readRoutes(deps));
+  app.route('/', actionRoutes(deps));
+  app.route('/', eventRoutes(deps));
+  app.route('/', mcp.routes);
   return { app, close: () => mcp.closeAll() };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { AppError } from '../../../errors/index.js';
 import type { TurnBody } from '../api-types.js';
 import type { ApiDeps, VoiceControl } from '../deps.js';
@@ -10,7 +10,8 @@ import { eventStream } from '../sse.js';
 import { toolSummary } from '../tool-summary.js';
 
 /** The routes that act: turns, interrupt, approvals, confirmations. */
-export function actionRoutes(app: Hono, deps: ApiDeps): void {
+export function actionRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
   app.post('/turns', async (c) => {
     const body = await readJsonBody(c, turnRequest);
     const text = body.text;
@@ -73,6 +74,7 @@ export function actionRoutes(app: Hono, deps: ApiDeps): void {
     if (!deps.confirmations.answer(id, approve)) return errorResponse(c, 'CONFIRMATION_UNKNOWN', `nothing waits for a confirmation under ${id}`);
     return c.json({ id, approved: approve });
   });
+  return app;
 }
 
 function requireVoice(deps: ApiDeps): VoiceControl {

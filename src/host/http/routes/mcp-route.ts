@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createFacadeServer } from '../../mcp-facade/index.js';
 import type { ApiDeps } from '../deps.js';
@@ -14,7 +14,8 @@ const MAX_SESSIONS = 16;
  * by elicitation is a request from us whose answer comes back in a later
  * POST of the same session.
  */
-export function mcpRoute(app: Hono, deps: ApiDeps): { closeAll(): Promise<void> } {
+export function mcpRoute(deps: ApiDeps): { routes: Hono; closeAll(): Promise<void> } {
+  const app = new Hono();
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
   app.all('/mcp', async (c) => {
@@ -41,6 +42,7 @@ export function mcpRoute(app: Hono, deps: ApiDeps): { closeAll(): Promise<void> 
   });
 
   return {
+    routes: app,
     closeAll: async () => {
       await Promise.all([...sessions.values()].map((t) => t.close()));
     },

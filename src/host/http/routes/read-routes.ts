@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import type { AuditBody, HealthBody, StateBody } from '../api-types.js';
 import type { ApiDeps } from '../deps.js';
 import { diskRoom } from '../../store/index.js';
@@ -6,7 +6,8 @@ import { errorResponse } from '../errors.js';
 import { toolSummary } from '../tool-summary.js';
 
 /** The routes that only read: health, state, tools, confirmations, audit, metrics. */
-export function readRoutes(app: Hono, deps: ApiDeps): void {
+export function readRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
   app.get('/health', (c) => c.json({ ok: true, version: deps.version } satisfies HealthBody));
 
   app.get('/state', (c) =>
@@ -43,4 +44,5 @@ export function readRoutes(app: Hono, deps: ApiDeps): void {
   });
 
   app.get('/metrics', (c) => c.text(deps.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }));
+  return app;
 }
