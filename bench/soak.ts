@@ -154,7 +154,8 @@ async function soakLoop(plan: SoakPlan, running: Running, clients: SoakClients, 
   const answered: SoakTurn[] = [];
   const results: SoakTurnResult[] = [];
   const turns = new SoakTurns({ ...stage, daemon, llm, startedAtMs, ...(signal ? { signal } : {}) });
-  const sampler = new SoakSampler({ pid, url: daemon.url, token, startedAtMs, turns: answered }, (s) => process.stderr.write(`  soak: ${sampleRow(s).join('  ')}\n`));
+  const ports = { http: Number(new URL(daemon.url).port), llm: Number(new URL(llm.url).port) };
+  const sampler = new SoakSampler({ pid, ports, url: daemon.url, token, startedAtMs, turns: answered }, (s) => process.stderr.write(`  soak: ${sampleRow(s).join('  ')}\n`));
   const censuses: { warmUp?: SoakCensus; end?: SoakCensus } = {};
   const census = async (): Promise<SoakCensus> => {
     await clients.pause();

@@ -41,16 +41,53 @@ export function openDescriptors(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
 
-/** What the descriptors are, by kind (`socket x20, pipe x8, /dev/null x2, ...`): a socket:[id] counts as `socket`, a file by its path. */
-export function describeDescriptors(pid: number): string {
+/** Ports that name a TCP socket's role in a census. */
+export interface KnownPorts {
+  /** The daemon's HTTP port: a socket on it is a client's connection (or the listener). */
+  http: number;
+  /** The LLM server's port: a socket to it is the daemon's request. */
+  llm: number;
+}
+
+/**
+ * What the descriptors are, by kind (`socket x20, pipe x8, /dev/null x2, ...`): pipes as `pipe`, files by
+ * their path, TCP sockets by role (`http listen`, `http client`, `to the LLM`, `tcp to :PORT`), Unix ones as
+ * `unix` (PulseAudio's among them).
+ */
+export function describeDescriptors(pid: number, ports: KnownPorts): string {
+  const tcp = tcpSockets(pid);
   const kinds = readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    let target: string;
     try {
-      return [readlinkSync(`/proc/${pid}/fd/${fd}`).replace(/^(socket|pipe):\[\d+\]$/, '$1')];
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
     } catch {
       return []; // Closed while we looked.
     }
+    const socket = /^socket:\[(\d+)\]$/.exec(target);
+    if (!socket) return [target.replace(/^pipe:\[\d+\]$/, 'pipe')];
+    const ends = tcp.get(socket[1]!);
+    if (!ends) return ['unix or other socket'];
+    if (ends.listening) return [ends.local === ports.http ? 'http listen' : `tcp listen :${ends.local}`];
+    if (ends.local === ports.http) return ['http client'];
+    return [ends.remote === ports.llm ? 'to the LLM' : `tcp to :${ends.remote}`];
   });
   return countNames(kinds);
+}
+
+/** The process's TCP sockets (IPv4 and IPv6) by inode: local and remote port, and whether it listens. */
+function tcpSockets(pid: number): Map<string, { local: number; remote: number; listening: boolean }> {
+  const sockets = new Map<string, { local: number; remote: number; listening: boolean }>();
+  for (const table of ['tcp', 'tcp6']) {
+    const lines = readQuietly(`/proc/${pid}/net/${table}`)?.split('\n').slice(1) ?? [];
+    for (const line of lines) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10) continue;
+      const port = (address: string): number => parseInt(address.split(':').at(-1) ?? '0', 16);
+      // st 0A is LISTEN; field 9 is the inode.
+      sockets.set(fields[9]!, { local: port(fields[1]!), remote: port(fields[2]!), listening: fields[3] === '0A' });
+    }
+  }
+  return sockets;
 }
 
 /** Every process below `pid` (children, their children, ...), by walking the parent links of /proc. */

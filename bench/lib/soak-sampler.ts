@@ -7,12 +7,13 @@
 import { percentile } from '../../test/support/stats.js';
 import type { SoakCensus, SoakSample, SoakTurn } from '../../test/support/soak-figures.js';
 import { scrapeDaemonInside } from './soak-metrics.js';
-import { describeDescendants, describeDescriptors, descendants, openDescriptors, rssBytes } from './soak-proc.js';
+import { describeDescendants, describeDescriptors, descendants, openDescriptors, rssBytes, type KnownPorts } from './soak-proc.js';
 
 export const SAMPLE_EVERY_MS = 10_000;
 
 export interface SamplerTarget {
   pid: number;
+  ports: KnownPorts;
   url: string;
   token: string;
   /** Date.now() when the soak began. */
@@ -49,13 +50,13 @@ export class SoakSampler {
   census(): SoakCensus {
     const { pid, startedAtMs } = this.target;
     const children = descendants(pid);
-    return { atS: (Date.now() - startedAtMs) / 1000, fds: openDescriptors(pid), children: children.length, childNames: describeDescendants(children), fdNames: describeDescriptors(pid) };
+    return { atS: (Date.now() - startedAtMs) / 1000, fds: openDescriptors(pid), children: children.length, childNames: describeDescendants(children), fdNames: describeDescriptors(pid, this.target.ports) };
   }
 
   private async take(): Promise<void> {
     const { pid, url, token, startedAtMs, turns } = this.target;
     try {
-      const inside = await scrapeDaemonInside(url, token, AbortSignal.timeout(5000));
+      const inside = await scrapeDaemonInside(url, token);
       const fresh = turns.slice(this.turnsSeen).map((t) => t.latencyMs);
       this.turnsSeen = turns.length;
       const sample: SoakSample = {
