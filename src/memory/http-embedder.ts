@@ -1,3 +1,4 @@
+import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { AppError } from '../errors/index.js';
 import { REDACTED, redactSecrets } from '../secrets/index.js';
 import { withDeadline } from '../deadline/index.js';
@@ -27,9 +28,12 @@ const BODY_CLIP = 200;
 /**
  * A client for an OpenAI-compatible embeddings endpoint (llama-server
  * `--embeddings`, Ollama, vLLM, OpenAI): `POST {url}/embeddings` with
- * `{ model, input: [texts] }`. Vectors are normalized here, as not every
- * server does; the dimension is learnt from the first reply and must not
- * change afterwards, since stored vectors would stop being comparable.
+ * `{ model, input: [texts], encoding_format: "float" }`, sent by the openai
+ * SDK the LLM client uses too (no retries: the caller decides). The reply is
+ * read raw and checked here, since servers differ: vectors are normalized,
+ * as not every server does; the dimension is learnt from the first reply
+ * and must not change afterwards, since stored vectors would stop being
+ * comparable.
  */
 export class HttpEmbedder implements Embedder {
   readonly id: string;
@@ -39,6 +43,7 @@ export class HttpEmbedder implements Embedder {
   private readonly model: string;
   private readonly apiKey: string | undefined;
   private readonly timeoutMs: number;
+  private readonly client: OpenAI;
 
   constructor(options: HttpEmbedderOptions) {
     this.url = options.url.replace(/\/+$/, '');
@@ -61,6 +66,17 @@ export class HttpEmbedder implements Embedder {
     this.apiKey = options.apiKey === undefined || options.apiKey === '' ? undefined : options.apiKey;
     this.timeoutMs = timeoutMs;
     this.id = `openai/${this.url}/${this.model}`;
+    this.client = new OpenAI({
+      baseURL: this.url,
+      // The SDK wants a key; without one no Authorization header is sent (defaultHeaders below).
+      apiKey: this.apiKey ?? 'none',
+      maxRetries: 0,
+      timeout: timeoutMs,
+      logLevel: 'off',
+      organization: null,
+      project: null,
+      ...(this.apiKey === undefined ? { defaultHeaders: { authorization: null } } : {}),
+    });
   }
 
   get dim(): number | undefined {
@@ -74,23 +90,17 @@ export class HttpEmbedder implements Embedder {
     if (signal?.aborted) throw embedCancelled(what, signal.reason);
     const deadline = withDeadline(signal, this.timeoutMs);
     try {
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-      if (this.apiKey !== undefined) headers.authorization = `Bearer ${this.apiKey}`;
-      const response = await fetch(this.endpoint, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ model: this.model, input: texts }),
-        signal: deadline.signal,
-      });
-      const body = await response.text();
-      if (!response.ok) throw this.httpError(response.status, body);
-      return this.vectors(body, texts.length);
+      const response = await this.client.embeddings
+        .create({ model: this.model, input: [...texts], encoding_format: 'float' }, { signal: deadline.signal })
+        .asResponse();
+      return this.vectors(await response.text(), texts.length);
     } catch (error) {
       if (deadline.reason === 'cancelled') throw embedCancelled(what, signal?.reason);
       if (deadline.reason === 'timeout') {
         throw this.failed(`the embedding server at ${this.url} sent no complete answer within ${this.timeoutMs} ms`, undefined, true);
       }
       if (error instanceof AppError) throw error;
+      if (error instanceof APIError && !(error instanceof APIConnectionError) && error.status !== undefined) throw this.httpError(error.status, serverWords(error));
       throw this.failed(`cannot reach the embedding server at ${this.url}: ${connectionDetail(error)}`, error, true);
     } finally {
       deadline.dispose();
@@ -151,6 +161,11 @@ export class HttpEmbedder implements Embedder {
     const clean = redactSecrets(text);
     return this.apiKey === undefined ? clean : clean.split(this.apiKey).join(REDACTED);
   }
+}
+
+/** What the server said with its error status: the SDK's message without the status it starts with. */
+function serverWords(error: APIError): string {
+  return error.message.replace(/^\d{3}\s*/, '').replace(/^status code \(no body\)$/, '');
 }
 
 const CONNECTION_CODES: Record<string, string> = {

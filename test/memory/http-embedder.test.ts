@@ -60,7 +60,7 @@ describe('HttpEmbedder', () => {
     expect(embedder.id).toBe(`openai/${url}/nomic-embed`);
     expect(embedder.dim).toBeUndefined();
     const vectors = await embedder.embed(['first', 'second', '']);
-    expect(posted).toEqual([{ path: '/v1/embeddings', body: { model: 'nomic-embed', input: ['first', 'second', ''] }, authorization: `Bearer ${FAKE_KEY}` }]);
+    expect(posted).toEqual([{ path: '/v1/embeddings', body: { model: 'nomic-embed', input: ['first', 'second', ''], encoding_format: 'float' }, authorization: `Bearer ${FAKE_KEY}` }]);
     expect(vectors.map((v) => [...v])).toEqual([[1, 0, 0], [0, expect.closeTo(0.6, 6), expect.closeTo(0.8, 6)], [0, 0, 0]]);
     expect(norm(vectors[1] as Float32Array)).toBeCloseTo(1, 6);
     expect(embedder.dim).toBe(3);
