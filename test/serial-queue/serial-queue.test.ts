@@ -34,12 +34,15 @@ describe('SerialQueue', () => {
 
   it('idle waits for everything queued so far', async () => {
     const queue = new SerialQueue();
-    let done = false;
-    void queue.run(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      done = true;
-    });
-    await queue.idle();
-    expect(done).toBe(true);
+    let release!: () => void;
+    const running = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
+    let idle = false;
+    const idling = queue.idle().then(() => (idle = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
+    release();
+    await running;
+    await idling;
+    expect(idle).toBe(true);
   });
 });

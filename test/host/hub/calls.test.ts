@@ -110,9 +110,13 @@ describe('calling tools', () => {
   });
 
   it('does not send a call whose signal is already aborted', async () => {
-    const hub = await started([fakeSpec('fake', { FAKE_CANCEL_LOG: cancelLog })]);
+    const callLog = `${dir.path}/calls.log`;
+    const hub = await started([fakeSpec('fake', { FAKE_CANCEL_LOG: cancelLog, FAKE_CALL_LOG: callLog })]);
     expect(await codeOf(hub.callTool('slow', { ms: 100 }, { signal: AbortSignal.abort() }))).toBe('TOOL_CANCELLED');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server reads its stdin in order: once a later call is answered, an earlier one sent would be in its log.
+    expect(resultText(await hub.callTool('echo', { text: 'next' }))).toBe('echo: next');
+    const calls = (await readFile(callLog, 'utf8')).trim().split('\n');
+    expect(calls.map((line) => line.split(' ')[2])).toEqual(['echo']);
     expect(await cancelLines()).toEqual([]);
   });
 

@@ -96,9 +96,14 @@ describe('PortAudioOutput on a fake device', () => {
     await output.close();
   });
 
-  it('drain() with nothing written resolves at once', async () => {
-    const { output } = open();
-    await output.drain();
+  it('drain() with nothing written resolves at once: no chunk taken by the device, no latency waited', async () => {
+    const { output, device, clock } = open();
+    let drained = false;
+    void output.drain().then(() => (drained = true));
+    await settle();
+    expect(drained).toBe(true);
+    expect(device.taken).toEqual([]);
+    expect(clock.sleeps).toEqual([]);
     await output.close();
   });
 
