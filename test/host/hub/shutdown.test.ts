@@ -86,6 +86,7 @@ describe('close()', () => {
     await hub.callTool('crash', {}).catch(() => undefined);
     await waitFor(() => (hub!.servers()[0]!.state === 'restarting' ? true : undefined), 'the restarting state');
     await hub.close();
+    // Proving nothing happens: no event to wait on; twice the 300 ms restart delay a forgotten timer would have fired at.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await readPids(pids)).toHaveLength(1);
     expect(hub.servers()[0]!.state).toBe('stopped');

@@ -142,6 +142,7 @@ describe('restarting a crashed server', () => {
     // Given up means given up: no more tries even once it could start again.
     await rm(flag);
     const started = (await readPids(pidFile)).length;
+    // Proving nothing happens: no event to wait on; longer than the policy's longest delay (maxDelayMs 400) before a try.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await readPids(pidFile)).toHaveLength(started);
     expect(stateOf('fake').state).toBe('failed');

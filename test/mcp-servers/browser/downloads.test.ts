@@ -85,6 +85,7 @@ describe.skipIf(!chromiumAvailable())('downloads', () => {
     // While the page is still open: a download the browser accepted would be on disk by now
     // (Playwright keeps accepted ones in TMPDIR until the context closes).
     await waitFor(() => (hits(site, '/report.pdf') > before ? true : undefined), 'the page to ask for the file');
+    // Proving no file appears: no event to wait on; 500 ms for a few bytes to reach the disk, well within SLOW_ASSET_MS.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await filesWithMarker(sandbox.path)).toEqual([]);
     const auto = await pending;

@@ -28,6 +28,7 @@ async function streamed(stt: StreamingStt, samples: Int16Array, frameMs = 5): Pr
   session.onPartial((p) => partials.push(p));
   for (let at = 0; at < samples.length; at += 320) {
     session.push(samples.subarray(at, at + 320));
+    // Wall time on purpose: the decoder runs on its own thread, and keeps up or falls behind only against a real clock.
     await new Promise((resolve) => setTimeout(resolve, frameMs));
   }
   return { partials, text: (await session.finish()).text };
