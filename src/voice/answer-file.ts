@@ -3,8 +3,7 @@ import type { AssistantBus } from '../events/index.js';
 import { noConfirmationChannel, type VoiceConversation } from './host-ports.js';
 import { WavFileInput, WavFileOutput } from './audio/index.js';
 import { detectorFromConfig, sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
-import { Speaker } from './session/speaker.js';
-import { VoiceSession, type VoiceTurnResult } from './session/voice-session.js';
+import { Speaker, VoiceSession, type VoiceTurnResult } from './session/index.js';
 import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
 
 export interface AnswerFileOptions {

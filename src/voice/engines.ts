@@ -3,7 +3,7 @@ import { Endpointer, SileroVad } from './vad/index.js';
 import { RedecodingStt } from './streaming/index.js';
 import { filterTranscript, PocketsphinxStt, ResidentPocketsphinxStt, startWhisperServer, WhisperServerStt, type WhisperProcess } from './stt/index.js';
 import { EspeakTts, KokoroTts } from './tts/index.js';
-import type { DetectorEvent, TranscriptCheck, UtteranceDetector } from './session/voice-session.js';
+import type { DetectorEvent, TranscriptCheck, UtteranceDetector } from './session/index.js';
 import type { StreamingStt, Stt, Tts } from './types.js';
 import type { EndpointerEvent } from './vad/index.js';
 

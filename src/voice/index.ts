@@ -20,7 +20,7 @@ export {
   type MissingDevice,
   type VoiceConversation,
 } from './host-ports.js';
-export type { VoiceTurnResult } from './session/voice-session.js';
+export type { VoiceTurnResult } from './session/index.js';
 // The doctor's checks: each part the voice needs, loaded as the voice loads it.
 export { checkCanceller, type EchoCanceller } from './apm/index.js';
 export { chooseDevice, loadPortAudio, PortAudioInput, PortAudioOutput } from './devices/index.js';

@@ -4,10 +4,7 @@ import type { AssistantBus } from '../events/index.js';
 import type { VoiceConversation } from './host-ports.js';
 import { DeviceHealth, outputChunks, PortAudioInput, PortAudioOutput, RecoveringInput, RecoveringOutput, type DeviceChange } from './devices/index.js';
 import { detectorFromConfig, sttFromConfig, transcriptCheck, ttsFromConfig } from './engines.js';
-import { Speaker } from './session/speaker.js';
-import { voiceConfirmation } from './session/voice-confirmation.js';
-import { VoiceService } from './session/voice-service.js';
-import { VoiceSession } from './session/voice-session.js';
+import { Speaker, voiceConfirmation, VoiceService, VoiceSession } from './session/index.js';
 import { sanitizeForSpeech, sentenceLanguagePicker } from './tts/index.js';
 import type { AudioInput, AudioOutput } from './types.js';
 

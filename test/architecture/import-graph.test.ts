@@ -8,7 +8,18 @@
  *   src/voice/host-ports.ts; the host hands it over);
  * - src imports neither mcp-servers/, bench/ nor test/; mcp-servers/
  *   neither bench/ nor test/; test/ never bench/;
- * - no cycle among the modules of src/ and mcp-servers/.
+ * - no cycle among the modules of src/ and mcp-servers/;
+ * - node:child_process only in src/process (processes have one module);
+ * - every folder of src/ and mcp-servers/ is guarded: by an index.ts door
+ *   (its own or an enclosing folder's) or by one of the explicit rules:
+ *   each MCP server (mcp-servers/<name>) is a program that imports no
+ *   other server's files (mcp-servers/shared is for all); the command line
+ *   (src/host/cli) is imported by no one outside it but doctor, for the
+ *   service unit's name; the application shell (src/host's own files,
+ *   daemon and runtime) only by the command line; the HTTP routes
+ *   (src/host/http/routes) only by the HTTP app around them. A folder's
+ *   own door is what guards it: an enclosing folder's door does not keep
+ *   that folder's other files out.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -33,12 +44,35 @@ function sourceFiles(folder: string): string[] {
   return out;
 }
 
+/** The process module of Node, as an edge's target: the one bare import the rules look at. */
+const CHILD_PROCESS = 'node:child_process';
+
 function importsOf(file: string): Edge[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  return importedFiles
-    .map((imported) => imported.fileName)
-    .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier): Edge => [relative(ROOT, file), relative(ROOT, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts')]);
+  const specifiers = importedFiles.map((imported) => imported.fileName);
+  return [
+    ...specifiers
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier): Edge => [relative(ROOT, file), relative(ROOT, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts')]),
+    ...specifiers.filter((specifier) => specifier === CHILD_PROCESS || specifier === 'child_process').map((): Edge => [relative(ROOT, file), CHILD_PROCESS]),
+  ];
+}
+
+/** Folders guarded by an explicit rule instead of a door (see the rules above). */
+function explicitlyGuarded(folder: string): boolean {
+  return (
+    /^mcp-servers\/[^/]+$/.test(folder) ||
+    folder === 'mcp-servers' ||
+    /^src\/host\/cli(\/|$)/.test(folder) ||
+    folder === 'src/host' ||
+    folder === 'src/host/http/routes' ||
+    folder === 'src'
+  );
+}
+
+/** Folders of src/ and mcp-servers/ that neither a door of their own nor an explicit rule guards. */
+function unguarded(folders: readonly string[], hasIndex: (folder: string) => boolean): string[] {
+  return folders.filter((folder) => !hasIndex(folder) && !explicitlyGuarded(folder));
 }
 
 /** Pure: the rules above, over `edges`; `hasIndex(folder)` says whether a folder has an index.ts. */
@@ -62,6 +96,17 @@ function violations(edges: readonly Edge[], hasIndex: (folder: string) => boolea
       if (under(from, 'mcp-servers') && under(to, outside)) found.push(`${from} imports ${to}: mcp-servers does not import ${outside}/`);
     }
     if (under(from, 'test') && under(to, 'bench')) found.push(`${from} imports ${to}: tests do not import bench/`);
+    if (production && to === CHILD_PROCESS && !under(from, 'src/process')) found.push(`${from} imports ${to}: processes are started by src/process only`);
+    const server = /^mcp-servers\/([^/]+)\//.exec(from)?.[1];
+    const other = /^mcp-servers\/([^/]+)\//.exec(to)?.[1];
+    if (server && other && other !== server && other !== 'shared') found.push(`${from} imports ${to}: an MCP server does not import another's files`);
+    if (under(to, 'src/host/cli') && production && !under(from, 'src/host/cli') && !(from === 'src/doctor/daemon-checks.ts' && to === 'src/host/cli/systemd-unit.ts')) {
+      found.push(`${from} imports ${to}: only the command line imports itself`);
+    }
+    if (/^src\/host\/[^/]+\.ts$/.test(to) && production && !under(from, 'src/host/cli') && !/^src\/host\/[^/]+\.ts$/.test(from)) {
+      found.push(`${from} imports ${to}: the application shell is for the command line`);
+    }
+    if (under(to, 'src/host/http/routes') && production && !under(from, 'src/host/http')) found.push(`${from} imports ${to}: the routes are the HTTP app's`);
   }
   return [...found, ...cycles(edges.filter(([from, to]) => [from, to].every((p) => under(p, 'src') || under(p, 'mcp-servers'))))];
 }
@@ -98,6 +143,10 @@ describe('the rules themselves', () => {
           ['test/voice/a.test.ts', 'bench/stats.ts'],
           ['src/a.ts', 'src/b.ts'],
           ['src/b.ts', 'src/a.ts'],
+          ['src/voice/tts/espeak.ts', CHILD_PROCESS],
+          ['mcp-servers/browser/main.ts', 'mcp-servers/memory/store.ts'],
+          ['src/memory/store.ts', 'src/host/cli/main.ts'],
+          ['src/memory/store.ts', 'src/host/daemon.ts'],
         ],
         hasIndex,
       ),
@@ -108,7 +157,20 @@ describe('the rules themselves', () => {
       'src/voice/session/x.ts imports src/host/router/index.ts: the voice does not import the host',
       'src/host/cli/a.ts imports mcp-servers/tools/stdio.ts: src does not import mcp-servers/',
       'test/voice/a.test.ts imports bench/stats.ts: tests do not import bench/',
+      'src/voice/tts/espeak.ts imports node:child_process: processes are started by src/process only',
+      'mcp-servers/browser/main.ts imports mcp-servers/memory/store.ts: an MCP server does not import another\'s files',
+      'src/memory/store.ts imports src/host/cli/main.ts past src/host/index.ts',
+      'src/memory/store.ts imports src/host/cli/main.ts: only the command line imports itself',
+      'src/memory/store.ts imports src/host/daemon.ts past src/host/index.ts',
+      'src/memory/store.ts imports src/host/daemon.ts: the application shell is for the command line',
       'cycle: src/a.ts -> src/b.ts -> src/a.ts',
+    ]);
+  });
+
+  it('find a folder no door and no rule guards', () => {
+    expect(unguarded(['src/voice', 'src/voice/tts', 'src/voice/session', 'src/host/cli/commands', 'mcp-servers/browser', 'src/host/http/routes', 'src/memory'], hasIndex)).toEqual([
+      'src/voice/session',
+      'src/memory',
     ]);
   });
 
@@ -134,5 +196,11 @@ describe('the import graph of this checkout', () => {
     expect(edges.length).toBeGreaterThan(1000);
     const folders = new Set(files.filter((f) => f.endsWith(`${sep}index.ts`)).map((f) => relative(ROOT, dirname(f))));
     expect(violations(edges, (folder) => folders.has(folder))).toEqual([]);
+  });
+
+  it('guards every folder of src/ and mcp-servers/', () => {
+    const all = ['src', 'mcp-servers'].flatMap(sourceFiles).map((f) => relative(ROOT, dirname(f)));
+    const folders = new Set(['src', 'mcp-servers'].flatMap(sourceFiles).filter((f) => f.endsWith(`${sep}index.ts`)).map((f) => relative(ROOT, dirname(f))));
+    expect(unguarded([...new Set(all)], (folder) => folders.has(folder))).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { clip, type AssistantBus, type AssistantEvent } from '../../events/index
 import type { ConfirmationChannel, VoiceConversation } from '../host-ports.js';
 import type { Apm } from '../apm/index.js';
 import { overrunEvent, type OverrunReport } from '../buffers/index.js';
-import type { TranscriptCheck } from '../session/voice-session.js';
+import type { TranscriptCheck } from '../session/index.js';
 import { FRAME_SAMPLES, type AudioFrame, type AudioInput, type AudioOutput, type StreamingStt, type Tts, type Vad } from '../types.js';
 import { Endpointer, type EndpointerConfig } from '../vad/index.js';
 import { isBackchannel } from './backchannel.js';

@@ -13,8 +13,7 @@
 import { isAppError, messageOf } from '../../errors/index.js';
 import { clip, type AssistantBus } from '../../events/index.js';
 import { concatSamples } from '../audio/index.js';
-import { wordsVerdict } from '../session/end-of-turn.js';
-import type { TranscriptCheck } from '../session/voice-session.js';
+import { wordsVerdict, type TranscriptCheck } from '../session/index.js';
 import { FRAME_MS, SAMPLE_RATE, type AudioFrame, type PartialTranscript, type RecognitionSession, type StreamingStt, type Transcript } from '../types.js';
 import type { Endpointer, EndpointerEvent } from '../vad/index.js';
 import type { BargeInDetector, BargeInSpeechStarted } from './barge-in-detector.js';
