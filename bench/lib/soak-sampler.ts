@@ -38,7 +38,10 @@ export class SoakSampler {
   async start(): Promise<void> {
     // The first scrape resets the daemon's loop-delay histogram, so the first sample covers 10 s like the rest.
     await scrapeDaemonInside(this.target.url, this.target.token);
-    this.timer = setInterval(() => (this.taking = this.take()), SAMPLE_EVERY_MS);
+    // take() catches its own failures (they become `failure`); stop() awaits the last one.
+    this.timer = setInterval(() => {
+      this.taking = this.take();
+    }, SAMPLE_EVERY_MS);
   }
 
   async stop(): Promise<void> {

@@ -54,19 +54,19 @@ beforeEach(async () => {
 });
 afterEach(() => root.remove());
 
-function build(env: Record<string, string> = {}): Promise<BuildRun> {
-  return new Promise((resolve) => {
+async function build(env: Record<string, string> = {}): Promise<BuildRun> {
+  const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
     execFile(
       'bash',
       [join(root.path, 'scripts/build.sh')],
       { env: { ...process.env, PATH: `${join(root.path, 'bin')}:${process.env.PATH ?? ''}`, CALLS_LOG: calls, FORCE: '0', ...env } },
-      async (error, _stdout, stderr) => {
-        const log = await readFile(calls, 'utf8').catch(() => '');
-        await rm(calls, { force: true });
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, ran: log.split('\n').filter(Boolean), stderr });
-      },
+      (error, _stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
     );
   });
+  // No calls log: the build ran no tool at all.
+  const log = await readFile(calls, 'utf8').catch(() => '');
+  await rm(calls, { force: true });
+  return { code, ran: log.split('\n').filter(Boolean), stderr };
 }
 
 /** An edit a second later than anything before (file systems with coarse times would hide a same-second one). */
