@@ -71,6 +71,8 @@ const DEFAULT_HISTORY = 20;
  */
 export class Conversation {
   private history: ChatMessage[] = [];
+  /** Questions committed so far: a speculation started at another count was overtaken by a turn. */
+  private commits = 0;
   private readonly clock: () => number;
   private readonly ahead: RecallAhead | undefined;
   /** The one reply asked for ahead of its turn, if any. */
@@ -114,12 +116,12 @@ export class Conversation {
    */
   speculate(text: string): Speculation {
     this.discardSpeculation(this.speculative, 'another question was heard');
-    const historyLength = this.history.length;
+    const committedBefore = this.commits;
     const history = this.history.slice(-(this.options.historyLimit ?? DEFAULT_HISTORY));
     const tools = this.options.toolRounds > 0 ? this.options.router.offered().map(asFunctionTool) : [];
     const speculation = new Speculation({
       text,
-      historyLength,
+      committedBefore,
       memories: this.memoriesQuietly(text),
       firstSegment: firstSegmentFor('voice'),
       stream: (memories, signal) => this.options.llm.stream({ messages: this.messagesFor(text, memories, history), tools: tools.length > 0 ? tools : undefined }, { signal }),
@@ -181,7 +183,12 @@ export class Conversation {
    */
   commit(question: string, sentences: readonly string[]): void {
     const reply = sentences.join(' ');
-    if (reply) this.history.push({ role: 'user', content: question }, { role: 'assistant', content: reply });
+    if (!reply) return;
+    this.history.push({ role: 'user', content: question }, { role: 'assistant', content: reply });
+    this.commits += 1;
+    // Only the last `historyLimit` messages are ever sent: a daemon that runs for days keeps no more.
+    const limit = this.options.historyLimit ?? DEFAULT_HISTORY;
+    if (this.history.length > limit) this.history.splice(0, this.history.length - limit);
   }
 
   /** The speculation a turn may take, or undefined (and it is discarded, saying why). */
@@ -193,7 +200,7 @@ export class Conversation {
     let why: string | undefined;
     if (!current) why = 'a newer question was heard';
     else if (offered.key !== questionKey(text)) why = 'the final transcript is another question';
-    else if (offered.historyLength !== this.history.length) why = 'another turn came first';
+    else if (offered.committedBefore !== this.commits) why = 'another turn came first';
     else if (offered.failed) why = 'its request failed';
     else if (offered.state !== 'running') why = `it was already ${offered.state}`;
     if (why === undefined) return offered;

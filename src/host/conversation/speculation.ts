@@ -27,8 +27,8 @@ export type SpeculationState = 'running' | 'used' | 'discarded';
 /** What a speculation was started from: the request's input as the turn would have built it then. */
 export interface SpeculationStart {
   text: string;
-  /** The history's length when it started: a turn committed since means another question came first. */
-  historyLength: number;
+  /** The conversation's count of committed questions when it started: one committed since means another question came first. */
+  committedBefore: number;
   /** The memories recalled for it, kept for the turn that takes it. */
   memories: Promise<RecalledMemory[]>;
   /** Starts the round-0 request; the stream is read at once, whether or not the turn comes. */
@@ -51,7 +51,7 @@ export class Speculation implements SpeculativeReply {
   readonly id = randomUUID();
   readonly text: string;
   readonly key: string;
-  readonly historyLength: number;
+  readonly committedBefore: number;
   /** When the request was sent (the turn's first-token latency counts from here). */
   requestedAtMs = 0;
   /** The reply's first segment, as the turn's splitter will cut it; undefined when none will come before a tool call, a failure or a discard. */
@@ -69,7 +69,7 @@ export class Speculation implements SpeculativeReply {
   constructor(start: SpeculationStart) {
     this.text = start.text;
     this.key = questionKey(start.text);
-    this.historyLength = start.historyLength;
+    this.committedBefore = start.committedBefore;
     this.memories = start.memories;
     this.firstSentence = new Promise((resolve) => (this.resolveFirst = resolve));
     void this.run(start);

@@ -139,4 +139,15 @@ describe('a reply the caller commits', () => {
     const sent = f.llmServer.requests[1]!.messages.map((m) => m.content);
     expect(sent).toEqual(['You are a test.', 'Tell me three things', 'First part.', 'Next']);
   });
+
+  it('keeps no more history than it sends, however long the daemon runs', async () => {
+    f = await conversationFixture([{ text: 'Last.' }]);
+    for (let i = 1; i <= 500; i++) f.conversation.commit(`question ${i}`, [`answer ${i}.`]);
+    // The default limit: the last 20 messages, the newest ten questions and their answers.
+    expect(f.conversation.messages).toHaveLength(20);
+    expect(f.conversation.messages[0]).toEqual({ role: 'user', content: 'question 491' });
+    expect(f.conversation.messages.at(-1)).toEqual({ role: 'assistant', content: 'answer 500.' });
+    await f.conversation.turn('One more', { entry: 'text', confirmation: allowAll });
+    expect(f.llmServer.requests[0]!.messages.map((m) => m.content).slice(1, 3)).toEqual(['question 491', 'answer 491.']);
+  });
 });
