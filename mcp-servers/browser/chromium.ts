@@ -57,7 +57,9 @@ export class ChromiumLauncher {
     this.closed = true;
     const launching = this.launching;
     this.launching = undefined;
+    // Closing: a launch that failed leaves nothing to close, and the caller that waited on it got the failure.
     const browser = await launching?.catch(() => undefined);
+    // Closing anyway: there is nothing else to try with a browser that will not close.
     await browser?.close().catch(() => undefined);
   }
 
@@ -94,6 +96,7 @@ export class ChromiumLauncher {
         handleSIGHUP: false,
       });
       if (this.closed) {
+        // Shutting down: the error below is what the caller gets.
         await browser.close().catch(() => undefined);
         throw new AppError('BROWSER_UNAVAILABLE', 'the browser server is shutting down');
       }

@@ -37,6 +37,7 @@ export class FreshPages {
   async take(): Promise<FreshPage> {
     const spare = this.spare;
     this.spare = undefined;
+    // A spare that failed to open, or whose browser went, is thrown away for a new context.
     const ready = await spare?.catch(() => undefined);
     if (ready && ready.context.browser()?.isConnected() === true && !ready.page.isClosed()) return ready;
     await ready?.context.close().catch(() => undefined);
@@ -58,6 +59,7 @@ export class FreshPages {
     this.closed = true;
     const spare = this.spare;
     this.spare = undefined;
+    // Closing: a spare that failed to open leaves nothing to close, and one that fails to close goes with the browser.
     const ready = await spare?.catch(() => undefined);
     await ready?.context.close().catch(() => undefined);
   }
@@ -73,6 +75,7 @@ async function open(browser: Browser): Promise<FreshPage> {
     await context.routeWebSocket(/.*/, (socket) => socket.close({ code: 1008, reason: 'WebSockets are not allowed here' }));
     return { context, page: await context.newPage() };
   } catch (error) {
+    // `error` is the one to report; the half-made context is only cleared away.
     await context.close().catch(() => undefined);
     throw error;
   }

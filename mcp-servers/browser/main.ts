@@ -20,6 +20,7 @@ runServerMain(async (config) => {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     process.once(signal, () => {
       setTimeout(() => process.exit(128 + constants.signals[signal]), SIGNAL_CLOSE_MS).unref();
+      // The process exits whether or not Chromium closed (finally), so a failed close has nobody to tell.
       void browser.close().finally(() => process.exit(128 + constants.signals[signal]));
     });
   }

@@ -53,6 +53,7 @@ export async function visitPage<T>(
     const page = fresh.page;
     // Popups (window.open, target=_blank) are not followed: the call reads one page.
     context.on('page', (other) => {
+      // A popup that will not close is left to the context, which the call closes at its end.
       if (other !== page) void other.close().catch(() => undefined);
     });
     page.setDefaultTimeout(settings.callTimeoutMs);
@@ -83,6 +84,7 @@ class ContextScope {
 
   async adopt(context: BrowserContext): Promise<BrowserContext> {
     if (this.ended) {
+      // Thrown away unused: the cancellation below is what the call reports.
       await context.close().catch(() => undefined);
       throw new AppError('BROWSER_CANCELLED', 'the call ended before the page opened');
     }
@@ -92,6 +94,7 @@ class ContextScope {
 
   async end(): Promise<void> {
     this.ended = true;
+    // The call is over: a context that fails to close goes with its browser.
     await this.context?.close().catch(() => undefined);
   }
 }
@@ -150,6 +153,7 @@ function watchPage(page: Page, maxNavigations: number, stop: (reason: AppError) 
  * too. A script navigation meanwhile (location.href = ...) is followed.
  */
 async function settle(page: Page, network: NetworkWatch, remainingMs: () => number): Promise<void> {
+  // Capped, not required: a page still loading is read as it is (the DOM and network waits below).
   await page.waitForLoadState('load', { timeout: Math.min(remainingMs(), LOAD_WAIT_MS) }).catch(() => undefined);
   const until = performance.now() + Math.min(remainingMs(), SETTLE_MAX_MS);
   const left = (): number => Math.max(0, until - performance.now());
@@ -159,6 +163,7 @@ async function settle(page: Page, network: NetworkWatch, remainingMs: () => numb
     } catch (error) {
       if (!/Execution context was destroyed|navigat/i.test(messageOf(error))) throw error;
       if (left() === 0) return;
+      // The next evaluate finds out whether the new page is there.
       await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, left()) }).catch(() => undefined);
       continue;
     }

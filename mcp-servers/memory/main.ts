@@ -41,5 +41,6 @@ runServerMain(async (config) => {
   ));
   const server = createMemoryServer(openStore);
   reportProgress = progressNotifications(server);
+  // A store that never opened (logged above as memory_unavailable) has nothing to close.
   return { server, close: async () => (await opened?.catch(() => undefined))?.close() };
 });

@@ -72,6 +72,7 @@ export function createMemoryServer(openStore: () => Promise<MemoryStore>, log: L
   };
   const server = new Server({ name: 'desktop-assistant-memory', version: PACKAGE_VERSION }, { capabilities: { tools: {}, logging: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => {
+    // Opens the store early; a failure is handled in ready() and met again by the first call.
     void ready();
     return { tools: MEMORY_TOOLS };
   });

@@ -88,6 +88,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const recall = memoryEnabled(config, env) ? hubMemoryRecall(hub, config.memory) : undefined;
   // While the servers start, not in the first turn; closing the host stops it (a server that never answers must not keep the process alive).
   const warmUp = new AbortController();
+  // A warm-up is a hint: a server that does not answer is found and reported by the first turn.
   void llm.warmUp?.({ signal: warmUp.signal }).catch(() => undefined);
   try {
     await hub.start();

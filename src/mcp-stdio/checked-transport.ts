@@ -101,6 +101,7 @@ export class CheckedStdioTransport implements Transport {
   private tooLong(bytes: number): void {
     const message = `a message line over ${this.maxLineBytes} bytes (at least ${bytes}): skipped`;
     logEvent('error', 'mcp_message_too_long', { bytes, limit: this.maxLineBytes }, this.log);
+    // send() never rejects (it waits for drain at most); the line is logged above.
     void this.send({ jsonrpc: '2.0', id: null as unknown as string, error: { code: INVALID_REQUEST, message } });
   }
 
@@ -111,6 +112,7 @@ export class CheckedStdioTransport implements Transport {
       value = JSON.parse(line);
     } catch (error) {
       logEvent('error', 'mcp_message_invalid', { reason: 'not JSON', error: (error as Error).message }, this.log);
+      // send() never rejects (it waits for drain at most); the line is logged above.
       void this.send({ jsonrpc: '2.0', id: null as unknown as string, error: { code: PARSE_ERROR, message: `Parse error: ${(error as Error).message}` } });
       return;
     }
@@ -126,6 +128,7 @@ export class CheckedStdioTransport implements Transport {
     if (typeof id !== 'string' && typeof id !== 'number') return; // a notification or a response: nothing to answer
     const withMethod = typeof request.method === 'string';
     const code = withMethod ? INVALID_PARAMS : INVALID_REQUEST;
+    // send() never rejects (it waits for drain at most); the request is logged above.
     void this.send({ jsonrpc: '2.0', id, error: { code, message: `${withMethod ? 'Invalid params' : 'Invalid request'}: ${reason}` } });
   }
 }

@@ -78,6 +78,7 @@ export function runCommand(argv: readonly string[], options: RunCommandOptions):
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       // Also after a normal end: what the command left running in its group goes with it.
+      // terminateGroup never rejects (a group already gone is not an error); the outcome does not wait for the group.
       if (child.pid !== undefined) void terminateGroup(child.pid, RUN_STOP);
       resolve(outcome);
     };

@@ -12,6 +12,7 @@ export class SerialQueue {
   /** Runs `work` after everything queued before it; settles as it does. */
   run<T>(work: () => T | Promise<T>): Promise<T> {
     const result = this.tail.then(work);
+    // The caller gets the failure through `result`; the tail only orders the next work after it.
     this.tail = result.catch(() => undefined);
     return result;
   }

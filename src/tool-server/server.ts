@@ -65,6 +65,7 @@ export async function createToolsServer(options: ToolsServerOptions): Promise<To
   const reload = async (): Promise<void> => {
     const update = await catalog.reload();
     for (const error of update.errors) logEvent('error', 'tool_file_invalid', { error });
+    // Fails only with no client connected (the first load, or after it left): a client lists the tools when it connects.
     if (update.changed) await server.sendToolListChanged().catch(() => undefined);
   };
 

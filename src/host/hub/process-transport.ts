@@ -90,6 +90,7 @@ export class ProcessTransport implements Transport {
       child.on('exit', (code, signal) => {
         this.exitInfo = { code, signal };
         this.exited.resolve();
+        // reap() never rejects (terminateGroup does not); stop() awaits the same promise.
         void this.reap();
       });
       // 'close' comes after 'exit' once stdout and stderr are drained (or at once after a spawn error).
@@ -176,6 +177,7 @@ export class ProcessTransport implements Transport {
     } catch (error) {
       // Over the SDK's 10 MiB line limit: the server is broken; stop it like a crash.
       this.onerror?.(error as Error);
+      // terminate() never rejects; onerror above has reported why, and onclose follows.
       void this.terminate();
       return;
     }

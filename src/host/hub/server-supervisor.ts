@@ -166,6 +166,7 @@ export class ServerSupervisor {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error('start timeout'));
+      // terminate() never rejects; the start fails with the timeout below.
       void transport.terminate();
     }, options.startTimeoutMs);
     try {
@@ -180,6 +181,7 @@ export class ServerSupervisor {
       this.error = undefined;
       this.setState('ready', `${tools.length} tools`);
       options.onTools(this);
+      // relist() never rejects: a failure goes to onProtocolError.
       if (attempt.listDirty) void this.relist(attempt);
       return undefined;
     } catch (error) {
@@ -235,6 +237,7 @@ export class ServerSupervisor {
   private listChanged(attempt: Attempt): void {
     if (attempt !== this.attempt) return;
     if (!attempt.ready) attempt.listDirty = true;
+    // relist() never rejects: a failure goes to onProtocolError.
     else void this.relist(attempt);
   }
 

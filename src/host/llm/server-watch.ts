@@ -78,6 +78,7 @@ export class LlmServerWatch {
     if (this.closed || this.probing !== undefined) return;
     const controller = new AbortController();
     this.probing = controller;
+    // probeUntilServed never rejects: a failed probe is a reason (probeOnce catches it).
     void this.probeUntilServed(controller.signal).finally(() => {
       if (this.probing === controller) this.probing = undefined;
     });

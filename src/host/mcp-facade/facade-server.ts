@@ -46,6 +46,7 @@ export function createFacadeServer(router: ToolRouter, hub: ToolHub): Server {
   };
 
   const stopFollowing = hub.onToolsChanged(() => {
+    // Fails only with no client connected: a client lists the tools when it connects.
     server.sendToolListChanged().catch(() => undefined);
   });
   server.onclose = stopFollowing;

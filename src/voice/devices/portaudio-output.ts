@@ -194,6 +194,7 @@ export class PortAudioOutput implements AudioOutput {
     this.watch.stop();
     this.clear();
     this.wakeHandOff();
+    // quit() never rejects (quitStream); the loss is reported next.
     void this.quit();
     this.reportLost(error);
   }

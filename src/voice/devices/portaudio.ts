@@ -179,6 +179,7 @@ export function openStream(
       stream.start();
       return { stream, options };
     } catch (error) {
+      // quitStream never rejects (it resolves on failure and after a timeout); the refusal below is what is reported.
       if (stream) void quitStream(stream);
       refusals.push(`${rate} Hz: ${messageOf(error)}`);
     }

@@ -63,6 +63,7 @@ export class RecoveringInput implements AudioInput {
   private lose(input: AudioInput, error: AppError): void {
     this.current = undefined;
     this.options.health.lost('input', this.options.deviceName, error.message);
+    // Closing a lost device may fail too; the loss is already reported (health.lost) and the device is not used again.
     void input.close();
     this.recovering = this.recover();
   }

@@ -71,10 +71,12 @@ export class RecoveringOutput implements AudioOutput {
 
   private adopt(output: LosableOutput): void {
     this.current = output;
+    // `lost` only resolves (with the error that lost the device).
     void output.lost.then((error) => {
       if (this.current !== output || this.stopped.signal.aborted) return;
       this.current = undefined;
       this.options.health.lost('output', this.options.deviceName, error.message);
+      // Closing a lost device may fail too; the loss is already reported (health.lost) and the device is not used again.
       void output.close();
       this.recovering = this.recover();
     });

@@ -189,6 +189,7 @@ export class ListeningPipeline {
     const started = clock();
     // Finished now, so the decoder ends the utterance at once; reported in order below.
     const final = recognition.finish();
+    // Awaited in order below, where its failure is reported; this only keeps it from being unhandled meanwhile.
     final.catch(() => undefined);
     this.transcripts = this.transcripts.then(async () => {
       let transcript: Transcript = { text: '', final: true };

@@ -254,6 +254,7 @@ export class DuplexPlayer {
       const epoch = p.epoch;
       p.cursor += 1;
       p.offset = 0;
+      // The writes in flight never reject (a closed device is `() => undefined` above).
       void (inFlight[inFlight.length - 1] ?? Promise.resolve()).then(() => {
         if (this.current === p && p.epoch === epoch) listener.sentencePlayed(p.turnId, played);
       });

@@ -80,6 +80,7 @@ export class ReplyTurns {
     if (!turn || turn.controller.signal.aborted) return;
     turn.controller.abort(new AppError('TURN_INTERRUPTED', `the turn was ${reason === 'interrupted' ? 'interrupted' : 'stopped by an error'}`));
     this.options.player.abort(turnId);
+    // Neither rejects: `settled` handles the turn's failure itself and the player's writes end in `() => undefined`.
     void Promise.all([turn.settled, this.options.player.finished()]).then(() => {
       this.turns.delete(turnId);
       if (reason === 'error') this.options.dispatch({ type: 'recovery_done' });
@@ -94,6 +95,7 @@ export class ReplyTurns {
     const heard = turn.items.slice(0, sentences).filter((item) => item.kind === 'reply');
     this.options.conversation.commit(turn.question, heard.map((item) => item.text));
     if (turn.playbackStarted) this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'ended', turnId, atMs: this.options.eventClock() });
+    // `settled` never rejects: the turn's failure is dispatched where it is made.
     if (complete) void turn.settled.then(() => this.turns.delete(turnId));
   }
 

@@ -75,6 +75,7 @@ export async function measureRoomEcho(options: RoomEchoOptions): Promise<RoomEch
       firstFrame();
     }
   })();
+  // Wakes the wait for a first frame; the failure itself reaches waitFor() and `await recording` below.
   recording.catch(() => firstFrame());
   try {
     await started;
@@ -95,6 +96,7 @@ export async function measureRoomEcho(options: RoomEchoOptions): Promise<RoomEch
   } finally {
     stop.abort();
     options.signal?.removeEventListener('abort', onAbort);
+    // Only waits for the capture to stop: its failure was thrown above, or the try's own error is the one to report.
     await recording.catch(() => undefined);
   }
 }

@@ -85,6 +85,7 @@ export class Preemption {
     const { conversation, speaker, language, sentenceLanguage } = this.options;
     const speculation = conversation.speculate!(words);
     this.current = speculation;
+    // firstSentence never rejects: a failed speculation resolves it with undefined.
     void speculation.firstSentence.then((sentence) => {
       if (sentence && this.current === speculation) speaker.prepare(sentence, sentenceLanguage(sentence, language));
     });

@@ -19,6 +19,7 @@ export class PreparedSpeech {
     readonly language: string,
     tts: Tts,
   ) {
+    // run() keeps its failure in `failure`, and chunks() throws it to whoever takes the sentence.
     void this.run(tts);
   }
 

@@ -175,6 +175,7 @@ export class VoiceSession {
     const { speaker } = this.options;
     const turnId = randomUUID();
     const speak = (text: string): void => {
+      // say() never rejects: a sentence that fails is an error event on the bus, and the reply goes on.
       void speaker.say(text, this.options.sentenceLanguage(text, language), turnId, signal);
     };
     const outcome = await this.options.conversation.turn(transcript.text, {

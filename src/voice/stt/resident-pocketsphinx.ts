@@ -5,6 +5,7 @@ import { STT_BAD_OPTIONS, STT_ENGINE_FAILED, requirePositiveMs, sttCancelled } f
 import { resolvePocketsphinxModel, type PocketsphinxModelOptions } from './pocketsphinx-model.js';
 import { loadPocketsphinxAddon, type NativeDecoder, type NativeDecoderOptions, type NativeHypothesis } from './pocketsphinx-addon.js';
 import { StableWords } from './stable-words.js';
+import { logEvent } from '../../log/index.js';
 import { SerialQueue } from '../../serial-queue/index.js';
 
 export interface ResidentPocketsphinxOptions extends PocketsphinxModelOptions {
@@ -155,6 +156,7 @@ class ResidentSession implements RecognitionSession {
     this.pending.push(samples);
     if (this.draining) return;
     this.draining = true;
+    // drain() keeps its failure in `failure`, which finish() throws.
     void this.engine.enqueue(() => this.drain());
   }
 
@@ -199,7 +201,12 @@ class ResidentSession implements RecognitionSession {
     this.listeners.clear();
     this.engine.ended(this);
     // A finish under way ends the utterance itself; an open one is ended here, its words dropped.
-    if (wasOpen) void this.engine.enqueue(() => this.started.then(() => this.decoder.endUtterance())).catch(() => undefined);
+    // Nobody waits for these words, so a failure to end the utterance is only logged (the next start meets the decoder as it is).
+    if (wasOpen) {
+      this.engine
+        .enqueue(() => this.started.then(() => this.decoder.endUtterance()))
+        .catch((error: unknown) => logEvent('warn', 'stt_cancel_failed', { engine: 'pocketsphinx', error: messageOf(error) }));
+    }
   }
 
   /** Decodes what was pushed, in one call per batch (more than a frame when the decoder fell behind). */

@@ -122,6 +122,7 @@ export class MicSwitch {
         const error = new AppError('MIC_SWITCH_UNAVAILABLE', `amixer ${this.target.join(' ')} events ${why}${stderr ? `: ${stderr.trim()}` : ''}`, { retryable: true });
         if (ready) this.lost(error);
         else {
+          // stopGroup never rejects; the start fails with `error`.
           void stopChild(child);
           reject(error);
         }
@@ -138,6 +139,7 @@ export class MicSwitch {
           resolve();
         } else if (line.kind === 'event' && ready && line.control.numid === this.control?.numid) {
           if (line.action === 'remove') fail(`reports the switch ${describeControl(line.control)} removed (card unplugged?)`);
+          // refresh() reports its own failure as an error event (emitError).
           else void this.refresh();
         }
       });
@@ -179,6 +181,7 @@ export class MicSwitch {
     if (this.closed) return;
     const child = this.child;
     this.child = undefined;
+    // stopGroup never rejects; the loss is reported below.
     void stopChild(child);
     if (this.state === true) this.bus.emit({ type: 'stop', atMs: this.now() });
     this.state = undefined;

@@ -52,6 +52,7 @@ export function startEspeak(program: string, args: readonly string[], input: str
   });
   const stop = (): void => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    // stopGroup never rejects; `ended` tells when the process is gone.
     void stopGroup(child, STOP);
   };
   return { child, ended, stderrTail: () => stderr, stop };
