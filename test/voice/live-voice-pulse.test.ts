@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AssistantEvent } from '../../src/events/index.js';
 import { startDaemon, type Daemon } from '../../src/host/daemon.js';
+import { PortAudioInput } from '../../src/voice/devices/index.js';
 import { startLiveVoice } from '../../src/voice/live-voice.js';
+import { FRAME_MS, type AudioInput } from '../../src/voice/types.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
 import { sayIntoSink, startPulseForTests, usePulseInSuite } from '../helpers/pulse.js';
@@ -19,6 +21,25 @@ import { waitFor } from '../helpers/wait-for.js';
 
 
 const { pulse, skipReason } = await startPulseForTests('live voice test');
+
+/** The device's microphone, counting the frames the voice reads from it: a test waits on audio recorded, not on the clock. */
+function countingMicrophone(device: string): { input: AudioInput; framesRead: () => number } {
+  const input = PortAudioInput.open({ device });
+  let read = 0;
+  return {
+    input: {
+      name: input.name,
+      async *frames(options) {
+        for await (const frame of input.frames(options)) {
+          read += 1;
+          yield frame;
+        }
+      },
+      close: () => input.close(),
+    },
+    framesRead: () => read,
+  };
+}
 
 describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio null sink', () => {
   const pulseServer = usePulseInSuite(pulse);
@@ -33,7 +54,12 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
     await home?.remove();
   });
 
-  async function startWith(grammarPhrases: string, tools: Record<string, string>): Promise<{ events: AssistantEvent[]; token: string }> {
+  /** With `microphone`, the voice reads that input instead of its own PortAudio one. */
+  async function startWith(
+    grammarPhrases: string,
+    tools: Record<string, string>,
+    microphone?: (device: string) => AudioInput,
+  ): Promise<{ events: AssistantEvent[]; token: string }> {
     home = await makeTempDir('da-live-voice-');
     llm = await startScriptedLlmServer({ split: { seed: 2, maxBytes: 17 } });
     const grammar = await home.write('config/commands.jsgf', `#JSGF V1.0;\ngrammar commands;\npublic <command> = ${grammarPhrases};\n`);
@@ -44,7 +70,8 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
       env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') },
       port: 0,
       startVoice: async (host, conversation) => {
-        const live = await startLiveVoice({ config: host.config, bus: host.bus, conversation });
+        const input = microphone?.(host.config.audio.input);
+        const live = await startLiveVoice({ config: host.config, bus: host.bus, conversation, ...(input ? { input } : {}) });
         return { control: live.service, close: live.close };
       },
     });
@@ -97,9 +124,12 @@ describe.skipIf(skipReason !== undefined)('the daemon’s voice on a PulseAudio 
   }, 40_000);
 
   it('POST /listen/stop during a recording with no speech says it stopped and is not listening', async () => {
-    const { token } = await startWith('what time is it', {});
+    let mic: ReturnType<typeof countingMicrophone> | undefined;
+    const { token } = await startWith('what time is it', {}, (device) => (mic = countingMicrophone(device)).input);
+    const before = mic!.framesRead();
     await listen(token);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Under way: the recording has read 300 ms of (silent) audio.
+    await waitFor(() => (mic!.framesRead() - before >= 300 / FRAME_MS ? true : undefined), 'the recording to take 300 ms of audio');
     const stopped = await fetch(`${daemon?.url}/listen/stop`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(await stopped.json()).toEqual({ stopped: true, listening: false });
   }, 20_000);

@@ -27,8 +27,6 @@ const pulse = missing === undefined ? await startPulse() : ({ ok: false, reason:
 const skipReason = pulse.ok ? undefined : pulse.reason;
 if (skipReason) console.warn(`PulseAudio device tests skipped: ${skipReason}`);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Captures from `input` in the background until stopped. */
 function capture(input: PortAudioInput) {
   const frames: AudioFrame[] = [];
@@ -39,6 +37,8 @@ function capture(input: PortAudioInput) {
   return {
     frames,
     started: () => waitFor(() => (frames.length >= 3 ? true : undefined), 'the first captured frames', 3000),
+    /** Until a frame stamped at `atMs` or later (the capture clock: performance.now) has been captured. */
+    capturedUntil: (atMs: number) => waitFor(() => ((frames.at(-1)?.atMs ?? -Infinity) >= atMs ? true : undefined), `the capture to reach ${atMs.toFixed(0)} ms`, 3000),
     stop: async () => {
       controller.abort();
       await done;
@@ -90,7 +90,8 @@ describe.skipIf(skipReason !== undefined)('PortAudio through a PulseAudio null s
       await output.write(spoken);
       await output.drain();
       const drainedAtMs = performance.now();
-      await sleep(150);
+      // What was played has reached the microphone: the capture runs 150 ms past the drain (the sink's latency is under it).
+      await recording.capturedUntil(drainedAtMs + 150);
       await recording.stop();
       // Analysis blocks the event loop for a while: the devices must not starve meanwhile.
       await output.close();
@@ -137,13 +138,18 @@ describe.skipIf(skipReason !== undefined)('PortAudio through a PulseAudio null s
     try {
       await recording.started();
       const writing = output.write(tone);
-      await sleep(300);
+      // Cleared mid-tone: once the microphone has heard 100 ms of it.
+      await waitFor(() => {
+        const captured = joinFrames(recording.frames);
+        const start = firstAbove(captured, 2000);
+        return start >= 0 && lastAbove(captured, 2000) - start >= SAMPLE_RATE / 10 ? true : undefined;
+      }, 'the tone at the microphone', 3000);
       const clearedAtMs = performance.now();
       output.clear();
       await writing;
       const writeSettledMs = performance.now() - clearedAtMs;
       await output.drain();
-      await sleep(150);
+      await recording.capturedUntil(performance.now() + 150);
       await recording.stop();
       await output.close();
 

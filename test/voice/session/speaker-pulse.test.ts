@@ -14,6 +14,7 @@ import { DuplexPlayer } from '../../../src/voice/duplex/index.js';
 import { Speaker } from '../../../src/voice/session/speaker.js';
 import { EspeakTts } from '../../../src/voice/tts/index.js';
 import { MONITOR, startPulseForTests, usePulseInSuite } from '../../helpers/pulse.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const { pulse, skipReason } = await startPulseForTests('speaker playback test');
 const SENTENCE = 'It will be mostly sunny with a high of twenty two degrees, and a light wind from the west.';
@@ -29,6 +30,20 @@ function soundingMs(samples: ArrayLike<number>): number {
     last = i;
   }
   return first < 0 ? 0 : ((last - first + 1) / RATE) * 1000;
+}
+
+/**
+ * What the monitor recorded from `from`, once it holds the sound and 300 ms of
+ * digital silence after it (longer than any pause inside the sentence): the
+ * end of what was played has come through the sound server.
+ */
+function recordedThroughEnd(recording: MonitorRecording, from: number): Promise<Int16Array> {
+  return waitFor(() => {
+    const played = recording.slice('left', from);
+    let lastSound = played.length - 1;
+    while (lastSound >= 0 && played[lastSound] === 0) lastSound -= 1;
+    return lastSound >= 0 && played.length - lastSound > (RATE * 300) / 1000 ? played : undefined;
+  }, 'the end of the sentence in the recording');
 }
 
 /** The sentence as the TTS makes it, joined, and in how many pieces. */
@@ -61,8 +76,7 @@ describe.skipIf(skipReason !== undefined)('the Speaker on a real audio device', 
       player.end('t1');
       await done;
       await output.drain();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(Math.abs(soundingMs(recording.slice('left', from)) - soundingMs(made))).toBeLessThan(15);
+      expect(Math.abs(soundingMs(await recordedThroughEnd(recording, from)) - soundingMs(made))).toBeLessThan(15);
     } finally {
       await output.close();
       await recording.stop();
@@ -83,8 +97,7 @@ describe.skipIf(skipReason !== undefined)('the Speaker on a real audio device', 
       const from = recording.length;
       await speaker.say(SENTENCE, 'en');
       await speaker.finish();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const played = recording.slice('left', from);
+      const played = await recordedThroughEnd(recording, from);
       // 10 ms of silence at each of the boundaries would make it hundreds of ms longer.
       expect(Math.abs(soundingMs(played) - soundingMs(made))).toBeLessThan(15);
     } finally {
