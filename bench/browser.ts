@@ -85,6 +85,7 @@ async function runBrowser(options: BenchmarkRunOptions = {}): Promise<Figures> {
       }
       process.stderr.write(`browser: ${WARM_CALLS} rounds in ${(elapsedMs(measuring) / 1000).toFixed(1)} s\n`);
     } finally {
+      // Clean-up after the figures: a server that fails to close changes none of them.
       await server.client.close().catch(() => undefined);
     }
 

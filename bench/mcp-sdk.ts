@@ -97,6 +97,7 @@ async function measureCalls(signal: AbortSignal | undefined): Promise<Figures> {
     for (const [name, values] of samples) Object.assign(figures, distribution(`call_${name}`, values, true));
     return figures;
   } finally {
+    // Clean-up after the figures: a pair that fails to close changes none of them.
     await Promise.all(Object.values(connected).map((pair) => pair.close().catch(() => undefined)));
   }
 }

@@ -110,6 +110,7 @@ async function runRoutedCall(options: BenchmarkRunOptions = {}): Promise<Figures
     };
   } finally {
     // Stops the tools server (stdin closed, then SIGTERM, then SIGKILL) and closes the state database.
+    // Clean-up after the figures: a host that fails to close changes none of them.
     await host?.close().catch(() => undefined);
     await rm(configDir, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true });

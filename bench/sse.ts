@@ -148,6 +148,7 @@ async function runSse(options: BenchmarkRunOptions = {}): Promise<Figures> {
     };
   } finally {
     child?.kill();
+    // Clean-up after the figures: a daemon that fails to close changes none of them.
     await daemon?.close().catch(() => undefined);
     await rm(root, { recursive: true, force: true });
   }

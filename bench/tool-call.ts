@@ -106,6 +106,7 @@ async function runToolCall(options: BenchmarkRunOptions = {}): Promise<Figures> 
     };
   } finally {
     // Closes the server's stdin, then SIGTERM, then SIGKILL (the SDK's stdio transport).
+    // Clean-up after the figures: a server that fails to close changes none of them.
     await client.close().catch(() => undefined);
     await rm(configDir, { recursive: true, force: true });
   }

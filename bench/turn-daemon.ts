@@ -278,6 +278,7 @@ async function ask(slot: Slot, question: Question, pulse: PulseServer, signal: A
   if (slot.mode.mode === 'turn_based') {
     const listening = await startListening(daemon, signal);
     if (!listening) return { ...base, fromFrame: recorder.frames, playedFrame: recorder.frames, why: 'POST /listen/start kept answering busy' };
+    // Capped, not required: a missed voice.listening shows in the result's `why` (noAnswerReason).
     await until(() => daemon.events.slice(fromEvent).some((e) => e.type === 'voice.listening'), 2000, signal).catch(() => undefined);
     await sleep(LISTEN_SETTLE_MS);
   }
@@ -289,6 +290,7 @@ async function ask(slot: Slot, question: Question, pulse: PulseServer, signal: A
   if (soundFrame !== undefined) return { ...base, fromFrame, playedFrame, soundFrame };
   const why = noAnswerReason(daemon.events.slice(fromEvent));
   // A recording that never heard an end of speech still runs: end it, so the next question can start one.
+  // Best effort: the answer missing is reported as `why`; a daemon that refuses this too fails the next question's start.
   if (slot.mode.mode === 'turn_based') await daemon.post('/listen/stop').catch(() => undefined);
   return { ...base, fromFrame, playedFrame, why };
 }
@@ -309,6 +311,7 @@ async function readyForQuestion(slot: Slot, signal: AbortSignal | undefined): Pr
   } catch {
     signal?.throwIfAborted();
     process.stderr.write(`  ${slot.prefix}: not idle after ${READY_TIMEOUT_MS / 1000} s (state ${slot.daemon.state}): POST /interrupt\n`);
+    // Best effort: the next wait for idle says whether it helped.
     await slot.daemon.post('/interrupt').catch(() => undefined);
     await sleep(1000);
   }

@@ -111,6 +111,7 @@ export async function startDaemonProcess(configDir: string, env: NodeJS.ProcessE
     },
     async post(path) {
       const response = await fetch(`${started.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      // A body that is not JSON is no body: the status is what callers check.
       return { status: response.status, body: await response.json().catch(() => undefined) };
     },
     async stop() {

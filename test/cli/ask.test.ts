@@ -98,6 +98,7 @@ describe('desktop-assistant ask', () => {
     await writeConfig('max_reply_seconds = 60\n');
     let streaming = true;
     llm.enqueue((request) => {
+      // `closed` only resolves (on the socket's close).
       void request.closed.then(() => (streaming = false));
       return { text: 'So', fail: 'endless-run-on' };
     });
@@ -116,6 +117,7 @@ describe('desktop-assistant ask', () => {
         stdout += data.toString();
         if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
       });
+      // `exited` only resolves (on the child's exit).
       void exited.then(() => reject(new Error(`ask exited before printing a line: ${stderr}`)));
     });
 

@@ -50,6 +50,7 @@ export async function launchChromium(options: { timeoutMs?: number } = {}): Prom
   let closing: Promise<void> | undefined;
   return {
     browser,
+    // Clean-up after a test: a browser that fails to close changes no result.
     close: () => (closing ??= browser.close().catch(() => undefined)),
   };
 }

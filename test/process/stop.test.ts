@@ -66,6 +66,7 @@ describe('stopGroup: stdin closed, then SIGTERM, then SIGKILL, to the whole grou
   it('with zero graces signals at once, without a timer (fake timers do not hold it up)', async () => {
     const { child, grandchild } = await start('');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // Not awaited: the test is that it signals at once, which the child's exit below shows (stopGroup never rejects).
     void stopGroup(child, { stdinGraceMs: 0, termGraceMs: 0, killGraceMs: 0 });
     vi.useRealTimers();
     expect(await exitOf(child)).not.toBeNull();

@@ -124,6 +124,7 @@ export async function startRestartablePulse(): Promise<RestartablePulse> {
     async stop() {
       if (keeper) await stopChild(keeper);
       if (daemon) await stopChild(daemon);
+      // Clean-up: a temporary folder left behind changes no result.
       await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     },
   };

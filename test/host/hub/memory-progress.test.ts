@@ -42,6 +42,7 @@ describe('progress events from the memory server', () => {
     });
     host = await startHost({ configDir: join(home.path, 'config'), env: { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data') }, bus });
     const done = (task: string) => events.some((e) => e.task === task && e.done === e.total);
+    // Only starts the store's tasks; the progress events below are what is tested.
     await host.hub.callTool('memory_list', { limit: 1 }).catch(() => undefined);
     await waitFor(() => (done('embedding') && done('indexing') ? true : undefined), 'both tasks done', 30_000);
     for (const task of ['embedding', 'indexing']) {

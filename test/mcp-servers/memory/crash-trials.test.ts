@@ -66,6 +66,7 @@ describe('memory server killed with SIGKILL in the middle of a burst of saves', 
       for (let i = 0; i < WINDOW; i++) sendNext();
       await done;
       await waitFor(() => (isRunning(server.pid) ? undefined : true), `memory server ${server.pid} to die`);
+      // Killed above on purpose: only the client side is left to close.
       await server.close().catch(() => undefined);
     }
     expect(acknowledged.size).toBeGreaterThan(TRIALS * 3);

@@ -21,6 +21,7 @@ beforeEach(async () => {
   home = await makeTempDir('da-memory-server-');
 });
 afterEach(async () => {
+  // Clean-up: a test may have killed its server already.
   for (const server of servers.splice(0)) await server.close().catch(() => undefined);
   await home.remove();
 });

@@ -128,6 +128,7 @@ describe('PortAudioOutput whose device stops taking audio', () => {
     const output = PortAudioOutput.open({ device: 'pulse', sampleRate: 16000, binding, clock, queueChunks: 2, stallMs: 1000, unsteadyStallMs: 3000 });
     const stream = binding.last;
     let ready = false;
+    // `ready` and `lost` only resolve; the flags are what the test reads.
     void output.ready.then(() => (ready = true));
     let lost: unknown;
     void output.lost.then((error) => (lost = error));
@@ -160,6 +161,7 @@ describe('PortAudioOutput whose device stops taking audio', () => {
     const stream = binding.last;
     let ready = false;
     let lost = false;
+    // `ready` and `lost` only resolve; the flags are what the test reads.
     void output.ready.then(() => (ready = true));
     void output.lost.then(() => (lost = true));
     for (let i = 0; i < 2; i++) {

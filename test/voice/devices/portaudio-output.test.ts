@@ -81,6 +81,7 @@ describe('PortAudioOutput on a fake device', () => {
 
   it('drain() waits until the last audio has left the queue, then for the device latency', async () => {
     const { output, device, clock } = open({ queueChunks: 2, latencyMs: 30 });
+    // Resolves only when the device takes the chunk; drain() is what is tested.
     void output.write(ramp(CHUNK));
     let drained = false;
     const draining = output.drain().then(() => (drained = true));
@@ -99,6 +100,7 @@ describe('PortAudioOutput on a fake device', () => {
   it('drain() with nothing written resolves at once: no chunk taken by the device, no latency waited', async () => {
     const { output, device, clock } = open();
     let drained = false;
+    // Read through `drained` below; a rejection would leave it false and fail the test.
     void output.drain().then(() => (drained = true));
     await settle();
     expect(drained).toBe(true);
@@ -109,6 +111,7 @@ describe('PortAudioOutput on a fake device', () => {
 
   it('copies the mono voice to every channel it opened', async () => {
     const { output, device } = open({ channels: 2 });
+    // Resolves only when the device takes the chunk, which accept() does below.
     void output.write(ramp(CHUNK));
     await accept(device);
     expect(Array.from((await accept(device)).slice(0, 4))).toEqual([1, 1, 2, 2]);
@@ -120,6 +123,7 @@ describe('PortAudioOutput on a fake device', () => {
     const output = PortAudioOutput.open({ device: 'pulse', binding });
     const device = binding.last;
     expect(device.options).toMatchObject({ sampleRate: 48000, framesPerBuffer: 480 });
+    // Resolves only when the device takes the chunks, which accept() does below.
     void output.write(new Int16Array(1600).fill(1000));
     await accept(device);
     const chunk = await accept(device);

@@ -41,6 +41,7 @@ describe('the capture queue', () => {
 
   it('hands on a failing input after the frames it delivered', async () => {
     const queue = new CaptureQueue(200, () => undefined);
+    // fill() hands the input's failure on through the queue, where it is read below.
     void queue.fill(burst(3, new Error('the device went away')), new AbortController().signal);
     const seen: number[] = [];
     await expect(

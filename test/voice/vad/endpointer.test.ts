@@ -206,6 +206,7 @@ describe('Endpointer (scripted VAD)', () => {
     ]);
 
     const next = new Endpointer(new ScriptedVad(() => 1));
+    // Not awaited on purpose: the third call must wait for these two (a failure would still fail the run, unhandled).
     void next.push(new Int16Array(10 * W));
     void next.flush();
     const kept = await next.push(new Int16Array(10 * W));
