@@ -354,6 +354,7 @@ function untilAborted<T>(promise: Promise<T | undefined>, signal: AbortSignal | 
   return new Promise((resolve) => {
     const onAbort = (): void => resolve(undefined);
     signal.addEventListener('abort', onAbort, { once: true });
+    // An anticipated recall never rejects: a failed one is undefined (recall-ahead.ts), and the turn recalls again.
     void promise.then((value) => {
       signal.removeEventListener('abort', onAbort);
       resolve(value);

@@ -72,6 +72,7 @@ export class Speculation implements SpeculativeReply {
     this.committedBefore = start.committedBefore;
     this.memories = start.memories;
     this.firstSentence = new Promise((resolve) => (this.resolveFirst = resolve));
+    // run() keeps its failure in `failure` and always resolves firstSentence (finally).
     void this.run(start);
   }
 
