@@ -77,6 +77,7 @@ export async function startSoakClients(url: string, token: string, tool: string)
       visits.add(visiting);
       await visiting;
       visits.delete(visiting);
+      // Cut short when the soak stops: the loop ends at its next check.
       await sleep(between(AWAY_MS), undefined, { signal: stopped.signal }).catch(() => undefined);
     }
   };
@@ -104,6 +105,7 @@ export async function startSoakClients(url: string, token: string, tool: string)
       if (stopped.signal.aborted) return;
       editorBusy = editorTurn();
       await editorBusy;
+      // Cut short when the soak stops: the loop ends at its next check.
       await sleep(EDITOR_EVERY_MS, undefined, { signal: stopped.signal }).catch(() => undefined);
     }
   };
@@ -126,6 +128,7 @@ export async function startSoakClients(url: string, token: string, tool: string)
       stopped.abort();
       for (const wake of waiters.splice(0)) wake();
       await Promise.allSettled(loops);
+      // Clean-up: the daemon may have ended the session already.
       await transport.terminateSession().catch(() => undefined);
       await editor.close();
     },

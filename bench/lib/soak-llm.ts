@@ -58,6 +58,7 @@ export async function startSoakLlm(options: SoakLlmOptions): Promise<SoakLlm> {
       return;
     }
     const kind = llm.kind;
+    // A request that cannot be read is dropped (destroy below): the client sees its connection close.
     void readJson(request).then((body) => {
       counts.requests += 1;
       const offered = offeredTools(body);

@@ -127,6 +127,7 @@ export class SoakTurns {
     while (!ready()) {
       if (Date.now() > deadline) {
         process.stderr.write(`  soak: not idle after ${READY_TIMEOUT_MS / 1000} s (state ${daemon.state}): POST /interrupt\n`);
+        // Best effort: the next turn's wait for idle says whether it helped.
         await daemon.post('/interrupt').catch(() => undefined);
         await sleep(1000, undefined, { signal });
         return;
