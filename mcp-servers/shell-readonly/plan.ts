@@ -29,6 +29,7 @@ export async function checkPathValue(ctx: PolicyContext, value: string, index: n
   const what = argName(index, value);
   const checked = await ctx.guard.check(value, base, what);
   if (!reads || !checked.exists) return;
+  // A path this process cannot stat, the command cannot read either: it reports that itself.
   const info = await stat(checked.real).catch(() => undefined);
   if (info && !info.isFile() && !info.isDirectory()) {
     throw refused(`${what} is ${describeType(info)}; ${command} may read only regular files and directories`);

@@ -90,6 +90,7 @@ export class RecoveringInput implements AudioInput {
   /** A capture of one frame: opening can succeed on a server that is not serving yet. Throws why it cannot open. */
   private async delivers(candidate: AudioInput): Promise<boolean> {
     const stop = new AbortController();
+    // The sleep rejects when the probe ends first (stop aborted): then there is nothing to time out.
     void this.clock.sleep(this.options.probeTimeoutMs ?? 5000, stop.signal).then(
       () => stop.abort(),
       () => undefined,

@@ -108,6 +108,7 @@ export class Speaker {
           this.options.bus.emit({ type: 'voice.playback', stage: 'tts', phase: 'started', atMs: this.firstAudioAtMs, turnId });
         }
         const written = this.options.output.write(chunk);
+        // Awaited as `previous` at the next chunk, where its failure is reported; this only keeps it from being unhandled meanwhile.
         written.catch(() => undefined);
         if (previous) await previous;
         previous = written;
