@@ -158,7 +158,8 @@ async function recognizeArm(stt: StreamingStt, recording: RunRecordingFile, room
     total.words += errors.referenceWords;
     total.clips++;
   }
-  const rate = (t: { errors: number; words: number }) => round(t.errors / Math.max(1, t.words), 3);
+  // NaN where no clip of the kind was detected: nothing was recognized to score.
+  const rate = (t: { errors: number; words: number }) => (t.words > 0 ? round(t.errors / t.words, 3) : Number.NaN);
   return {
     wer_interrupting: rate(totals.talk_over),
     wer_no_echo_baseline: rate(totals.baseline),

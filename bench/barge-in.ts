@@ -265,9 +265,10 @@ async function measure(name: string, trials: BargeInTrials, newGain: () => Promi
     ...spread('vad_start_to_stop', caught.map((r) => r.vadLatencyMs!)),
     resumed_over_user: results.filter((r) => r.resumedOverUser).length,
     interrupting_words_lost: results.filter((r) => r.wordsLost).length,
-    wer_interrupting: round(interruptingErrors / Math.max(1, interruptingWords), 3),
+    // NaN where nothing was caught: no interrupting words were recognized to score.
+    wer_interrupting: interruptingWords > 0 ? round(interruptingErrors / interruptingWords, 3) : Number.NaN,
     wer_no_echo_baseline: round(baselineErrors / Math.max(1, referenceWords), 3),
-    wer_gap: round(interruptingErrors / Math.max(1, interruptingWords) - baselineErrors / Math.max(1, referenceWords), 3),
+    wer_gap: interruptingWords > 0 ? round(interruptingErrors / interruptingWords - baselineErrors / Math.max(1, referenceWords), 3) : Number.NaN,
   };
 }
 
