@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEchoRoom, reverberationTime, rmsDbfs, ROOM_VARIANTS, type EchoRoom, type RoomVariant } from '../support/echo-room.js';
 import { startPulse, type PulseServer } from '../support/pulse-server.js';
 import { MonitorRecording, playSamples } from '../support/room-monitor.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const RATE = 48_000;
 const variant = (name: string): RoomVariant => ROOM_VARIANTS.find((v) => v.name === name)!;
@@ -39,11 +40,16 @@ async function close(built: Built | undefined): Promise<void> {
   await rm(built.dir, { recursive: true, force: true });
 }
 
-/** Plays `samples` (48 kHz mono) into the room's speaker and returns what the microphone heard from then on, `tailMs` after. */
+/** Until the monitor has recorded sample `until` (counted in audio, not wall time: a busy machine delivers it late). */
+function recordedUntil(recording: MonitorRecording, until: number): Promise<true> {
+  return waitFor(() => (recording.length >= until ? true : undefined), `${(until / RATE).toFixed(1)} s of recording`, 15_000);
+}
+
+/** Plays `samples` (48 kHz mono) into the room's speaker and returns what the microphone heard from then on, to `tailMs` past their end. */
 async function throughSpeaker(b: Built, samples: Int16Array, tailMs: number): Promise<Int16Array> {
   const from = b.recording.length;
   await playSamples(b.pulse, b.room.speakerSink, samples, { rate: RATE, channels: 1, file: join(b.dir, 'play.raw') });
-  await new Promise((resolve) => setTimeout(resolve, tailMs));
+  await recordedUntil(b.recording, Math.max(from + samples.length, b.recording.length) + (RATE * tailMs) / 1000);
   return b.recording.slice('left', from);
 }
 
@@ -107,7 +113,7 @@ describe('the echo room of the full-duplex benches', () => {
       const b = await build({ ...variant(name), musicDbfs: undefined });
       try {
         const from = b.recording.length;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await recordedUntil(b.recording, from + RATE);
         const quiet = b.recording.slice('left', from + RATE * 0.2);
         expect(quiet.length).toBeGreaterThan(RATE * 0.5);
         expect(Math.abs(rmsDbfs(quiet) - b.room.variant.noiseDbfs!)).toBeLessThan(1.5);
@@ -141,7 +147,7 @@ describe('the echo room of the full-duplex benches', () => {
     const b = await build(variant(name));
     try {
       const from = b.recording.length;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await recordedUntil(b.recording, from + RATE);
       const quiet = b.recording.slice('left', from + RATE * 0.2);
       expect(variant(name).noiseDbfs).toBe(-40);
       expect(Math.abs(rmsDbfs(quiet) - -40)).toBeLessThan(1.5);
@@ -155,7 +161,7 @@ describe('the echo room of the full-duplex benches', () => {
     try {
       const from = b.recording.length;
       // Two bars of the piece: its level moves with the notes, so a few dB either way.
-      await new Promise((resolve) => setTimeout(resolve, 4200));
+      await recordedUntil(b.recording, from + RATE * 4.2);
       const heard = b.recording.slice('left', from + RATE * 0.2);
       expect(heard.length).toBeGreaterThan(RATE * 3.5);
       expect(Math.abs(rmsDbfs(heard) - -35)).toBeLessThan(4);
@@ -192,7 +198,7 @@ describe('the echo room of the full-duplex benches', () => {
       const stereo = new Int16Array(RATE * 2);
       for (let i = RATE * 0.5; i < RATE * 0.5 + 48; i++) [stereo[2 * i], stereo[2 * i + 1]] = [10_000, 20_000];
       await playSamples(b!.pulse, b!.room.userSink, stereo, { rate: RATE, channels: 2, file: join(b!.dir, 'user.raw') });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await recordedUntil(b!.recording, Math.max(from + stereo.length / 2, b!.recording.length) + RATE * 0.2);
       const left = b!.recording.slice('left', from);
       const right = b!.recording.slice('right', from);
       const firstLeft = left.findIndex((s) => s === 10_000);
