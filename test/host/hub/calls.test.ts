@@ -100,10 +100,13 @@ describe('calling tools', () => {
   });
 
   it('cancels a call when its signal aborts, and tells the server', async () => {
-    const hub = await started([fakeSpec('fake', { FAKE_CANCEL_LOG: cancelLog })]);
+    const callLog = `${dir.path}/calls.log`;
+    const hub = await started([fakeSpec('fake', { FAKE_CANCEL_LOG: cancelLog, FAKE_CALL_LOG: callLog })]);
     const controller = new AbortController();
     const pending = codeOf(hub.callTool('slow', { ms: 3000 }, { signal: controller.signal }));
-    setTimeout(() => controller.abort(new Error('user barged in')), 100);
+    // Aborted once the server is running the call.
+    await waitFor(() => readFile(callLog, 'utf8').then((text) => (text.includes(' slow') ? true : undefined), () => undefined), 'the call at the server');
+    controller.abort(new Error('user barged in'));
     expect(await pending).toBe('TOOL_CANCELLED');
     const [line] = await waitFor(() => cancelLines().then((l) => (l.length > 0 ? l : undefined)), 'the cancellation at the server');
     expect(line).toMatch(/^cancelled \d+ .*user barged in/);

@@ -109,7 +109,8 @@ describe('full duplex, fakes in virtual time', () => {
 
   it('cancels a read tool when interrupted during it', async () => {
     h = await duplexHarness([{ toolCalls: [{ name: 'slow_lookup', arguments: '{}' }] }, { text: 'Fine.' }]);
-    const ended = addSlowTool(h, 'slow_lookup', 'read');
+    // Never done by itself: only its cancellation ends it.
+    const ended = addHeldTool(h, 'slow_lookup', 'read');
     h.room.say(tone(LEVEL.weather, 600), 200);
     h.onFirst(
       (e) => e.type === 'tool.started',
@@ -124,13 +125,15 @@ describe('full duplex, fakes in virtual time', () => {
 
   it('lets a write tool finish when interrupted, and never speaks or sends on its result', async () => {
     h = await duplexHarness([{ toolCalls: [{ name: 'slow_note', arguments: '{}' }] }, { text: 'Fine.' }, { text: 'Not to be heard.' }]);
-    const ended = addSlowTool(h, 'slow_note', 'write');
+    // Done only once the next turn has started: its result comes after its own turn was aborted.
+    const nextTurn = new Promise<void>((resolve) => h.onFirst((e) => e.type === 'turn.started' && e.text === 'stop talking please', () => resolve()));
+    const ended = addHeldTool(h, 'slow_note', 'write', nextTurn);
     h.room.say(tone(LEVEL.weather, 600), 200);
     h.onFirst(
       (e) => e.type === 'tool.started',
       () => h.room.say(tone(LEVEL.stop, 700), h.room.audioMs + 40),
     );
-    await h.runUntil(() => h.conversation.messages.length === 2 && h.voice.activity === "idle" && ended.length === 1, 600_000);
+    await h.runUntil(() => h.conversation.messages.length === 2 && h.voice.activity === 'idle' && ended.length === 1);
     expect(h.states().slice(0, 4)).toEqual(['listening', 'thinking', 'tool_running', 'interrupted']);
     expect(h.events.find((e) => e.type === 'tool.started')).toMatchObject({ tool: 'slow_note', cancellable: false });
     expect(h.events.find((e) => e.type === 'tool.ended')).toMatchObject({ tool: 'slow_note', status: 'ok' });
@@ -143,19 +146,16 @@ describe('full duplex, fakes in virtual time', () => {
   });
 });
 
-/** A tool on the fake hub that takes 400 ms of wall time and stops if its call is cancelled; returns the names of the calls that finished. */
-function addSlowTool(harness: Harness, name: string, risk: 'read' | 'write'): string[] {
+/** A tool on the fake hub that runs until `done` (by default never) and stops if its call is cancelled; returns the names of the calls that finished. */
+function addHeldTool(harness: Harness, name: string, risk: 'read' | 'write', done: Promise<void> = new Promise<void>(() => undefined)): string[] {
   const ended: string[] = [];
   harness.hub.addTool(
     'tools',
     { name, description: name, inputSchema: { type: 'object', properties: {}, additionalProperties: false }, _meta: { 'desktop-assistant/risk': risk } },
     async (_args, options) => {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, 400);
-        options.signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(new AppError('TOOL_CANCELLED', `${name} was cancelled`));
-        });
+        void done.then(resolve);
+        options.signal?.addEventListener('abort', () => reject(new AppError('TOOL_CANCELLED', `${name} was cancelled`)));
       });
       ended.push(name);
       return { content: [{ type: 'text', text: `${name} done` }] };
