@@ -75,9 +75,13 @@ describe('runCommand', () => {
 
   it('on abort answers cancelled and kills the group; an aborted signal starts nothing', async () => {
     const controller = new AbortController();
-    const running = runCommand(['sleep', '30'], { env: PATH_ONLY, timeoutMs: 30_000, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    const pidFile = `${dir.path}/abort.pid`;
+    const running = runCommand(['sh', '-c', `echo $$ > ${pidFile}; exec sleep 30`], { env: PATH_ONLY, timeoutMs: 30_000, signal: controller.signal });
+    // Aborted once the command runs, not before it starts.
+    const pid = await waitFor(() => readFile(pidFile, 'utf8').then((text) => (text.endsWith('\n') ? Number(text) : undefined), () => undefined), 'the command to start');
+    controller.abort();
     expect(await running).toEqual({ kind: 'cancelled' });
+    await waitFor(() => (isRunning(pid) ? undefined : true), `pid ${pid} to end`, 2000);
     expect(await runCommand(['sleep', '30'], { env: PATH_ONLY, timeoutMs: 30_000, signal: AbortSignal.abort() })).toEqual({ kind: 'cancelled' });
   });
 

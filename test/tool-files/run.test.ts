@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_OUTPUT_CHARS, parseToolFile, runToolFile, type ToolDefinition } from '../../src/tool-files/index.js';
 import { isRunning } from '../helpers/process-state.js';
@@ -96,9 +96,16 @@ describe('running a tool file', () => {
   });
 
   it('stops the command when the call is cancelled', async () => {
+    await rm(`${dir.path}/grandchild.pid`, { force: true });
     const controller = new AbortController();
-    const running = runToolFile(tool('command = ["sleep", "30"]'), {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    const running = runToolFile(tool('command = ["spawns-sleep.sh"]'), {}, { signal: controller.signal });
+    // Cancelled once the command runs, not before it starts.
+    const sleeper = await waitFor(
+      () => readFile(`${dir.path}/grandchild.pid`, 'utf8').then((text) => (text.endsWith('\n') ? Number(text) : undefined), () => undefined),
+      'the command to start',
+    );
+    controller.abort();
     expect(await running).toEqual({ text: 'error: cancelled', isError: true });
+    await waitFor(() => (isRunning(sleeper) ? undefined : true), `pid ${sleeper} to end`, 2000);
   });
 });
