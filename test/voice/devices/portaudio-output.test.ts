@@ -101,9 +101,10 @@ describe('PortAudioOutput on a fake device', () => {
     const { output, device, clock } = open();
     let drained = false;
     // Read through `drained` below; a rejection would leave it false and fail the test.
-    void output.drain().then(() => (drained = true));
+    const draining = output.drain().then(() => (drained = true));
     await settle();
     expect(drained).toBe(true);
+    await draining;
     expect(device.taken).toEqual([]);
     expect(clock.sleeps).toEqual([]);
     await output.close();

@@ -154,7 +154,7 @@ function addHeldTool(harness: Harness, name: string, risk: 'read' | 'write', don
     { name, description: name, inputSchema: { type: 'object', properties: {}, additionalProperties: false }, _meta: { 'desktop-assistant/risk': risk } },
     async (_args, options) => {
       await new Promise<void>((resolve, reject) => {
-        void done.then(resolve);
+        void done.then(resolve); // done only resolves
         options.signal?.addEventListener('abort', () => reject(new AppError('TOOL_CANCELLED', `${name} was cancelled`)));
       });
       ended.push(name);
