@@ -74,4 +74,27 @@ describe('a server down for a while after a kill', () => {
     expect(childProcesses().map((c) => c.pid).sort()).toEqual([...live].sort());
     expect(live).toContain(pids[2]);
   });
+
+  it('answers within 3 s of being able to start after several failed tries in a row (8 s down)', async () => {
+    const flag = `${dir.path}/cannot-start`;
+    const pidFile = `${dir.path}/pids`;
+    const { bus, events } = recordingBus();
+    hub = new McpHub([fakeSpec('flaky', { FAKE_FAIL_START_FLAG: flag, FAKE_PID_FILE: pidFile }), fakeSpec('steady')], { bus });
+    await hub.start();
+    const state = () => hub!.servers().find((s) => s.name === 'flaky')!.state;
+    await writeFile(flag, '');
+    const [firstPid] = await readPids(pidFile);
+    process.kill(firstPid!, 'SIGKILL');
+    const failedTries = () => events.filter((e) => e.type === 'server.state' && e.server === 'flaky' && e.state === 'restarting' && /before it was ready/.test(e.detail ?? '')).length;
+    // Down long enough that a doubling backoff would be waiting 8 s or more by now.
+    await waitFor(() => (failedTries() >= 4 ? true : undefined), 'four failed tries in a row', 15_000);
+    expect(state()).toBe('restarting');
+
+    await rm(flag);
+    const canStartAt = Date.now();
+    await waitFor(() => (state() === 'ready' ? true : undefined), 'the restart', 3000);
+    expect(resultText(await hub.callTool('flaky_echo', { text: 'back' }))).toBe('echo: back');
+    expect(Date.now() - canStartAt).toBeLessThan(3000);
+    expect(childProcesses().map((c) => c.pid).sort()).toEqual(hub.servers().map((s) => s.pid).sort());
+  }, 30_000);
 });
