@@ -5,13 +5,12 @@
  * flipping what GET /state says. The PulseAudio part is skipped, with the
  * reason, where PulseAudio or naudiodon cannot run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { CLI } from '../helpers/paths.js';
+import { startDaemonProcess } from '../helpers/daemon-process.js';
 import { startPulseForTests } from '../helpers/pulse.js';
 import { runCli } from '../helpers/run-cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -39,39 +38,9 @@ interface RunningDaemon {
 
 /** `desktop-assistant run ...` in its own process group (pocketsphinx and the tools server go with it). */
 async function startRun(args: string[], env: Record<string, string>, tokenFile: string): Promise<RunningDaemon> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'run', ...args], { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    }
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // The group is gone already.
-    }
-  };
-  try {
-    const url = await waitFor(
-      () => {
-        if (child.exitCode !== null) throw new Error(`the daemon exited (${child.exitCode}): ${stderr}`);
-        return /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1];
-      },
-      'the daemon to start',
-      30_000,
-    );
-    const token = readFileSync(tokenFile, 'utf8').trim();
-    const state = async () => (await (await fetch(`${url}/state`, { headers: { authorization: `Bearer ${token}` } })).json()) as Awaited<ReturnType<RunningDaemon['state']>>;
-    return { url, state, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const daemon = await startDaemonProcess({ args, env: { ...process.env, ...env }, tokenFile });
+  const state = async () => (await (await fetch(`${daemon.url}/state`, { headers: { authorization: `Bearer ${daemon.token}` } })).json()) as Awaited<ReturnType<RunningDaemon['state']>>;
+  return { url: daemon.url, state, stop: () => daemon.stop() };
 }
 
 describe('desktop-assistant listen, without the voice', () => {

@@ -22,8 +22,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StateBody, StreamedEvent, TurnBody } from '../../src/host/http/index.js';
 import { resultText } from '../helpers/mcp-stdio.js';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { CLI, DIST } from '../helpers/paths.js';
-import { isRunning } from '../helpers/process-state.js';
+import { DIST } from '../helpers/paths.js';
+import { childProcesses, isRunning } from '../helpers/process-state.js';
+import { startDaemonProcess } from '../helpers/daemon-process.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -100,21 +101,6 @@ function descriptorCount(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
 
-/** The direct children of `pid`, zombies included. */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The parent pid is the 2nd field after the parenthesised command name.
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return children.sort((a, b) => a - b);
-}
 
 interface RunningDaemon {
   url: string;
@@ -129,38 +115,12 @@ async function startDaemon(home: TempDir, llmUrl: string): Promise<RunningDaemon
   await home.write('config/config.toml', `llm = "${llmUrl}"\n${ONLY_TOOL_FILES}`);
   await home.write('config/tools/echo.toml', 'description = "Echo"\ncommand = ["echo", "{text}"]\n[params.text]\n');
   const env = { ...process.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), XDG_RUNTIME_DIR: join(home.path, 'run'), DESKTOP_ASSISTANT_CONFIG_DIR: '' };
-  const child = spawn(process.execPath, [CLI, 'run', '--no-voice', '--port', '0', '--config-dir', join(home.path, 'config')], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-    }
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // The group is gone already.
-    }
-  };
-  try {
-    const url = await waitFor(
-      () => {
-        if (child.exitCode !== null) throw new Error(`the daemon exited (${child.exitCode}): ${stderr.slice(-2000)}`);
-        return /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1];
-      },
-      'the daemon to start',
-      30_000,
-    );
-    const token = readFileSync(join(home.path, 'run', 'desktop-assistant', 'api-token'), 'utf8').trim();
-    return { url, pid: child.pid!, token, stderr: () => stderr, exitCode: () => child.exitCode, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const daemon = await startDaemonProcess({
+    args: ['--no-voice', '--port', '0', '--config-dir', join(home.path, 'config')],
+    env,
+    tokenFile: join(home.path, 'run', 'desktop-assistant', 'api-token'),
+  });
+  return { url: daemon.url, pid: daemon.pid, token: daemon.token, stderr: () => daemon.stderr(), exitCode: () => daemon.exitCode(), stop: () => daemon.stop() };
 }
 
 describe('the LLM server killed mid-reply and started again', () => {
@@ -185,7 +145,7 @@ describe('the LLM server killed mid-reply and started again', () => {
     // A first question answered, so the connections the daemon keeps (to the LLM, the tools server) are open before the count.
     expect(await turn('hello')).toMatchObject({ status: 'ok', reply: 'Hello there.' });
     expect((await state()).llm).toEqual({ url: first.url });
-    const childrenBefore = childrenOf(pid);
+    const childrenBefore = childProcesses(pid).map((c) => c.pid);
     const descriptorsBefore = descriptorCount(pid);
     expect(childrenBefore.length).toBeGreaterThan(0);
 
@@ -252,7 +212,7 @@ describe('the LLM server killed mid-reply and started again', () => {
 
     // Nothing left behind: the same children, and the descriptors back to their count once idle connections close.
     expect(daemon.exitCode()).toBeNull();
-    expect(childrenOf(pid)).toEqual(childrenBefore);
+    expect(childProcesses(pid).map((c) => c.pid)).toEqual(childrenBefore);
     expect(childrenBefore.every(isRunning)).toBe(true);
     const descriptorsAfter = await waitFor(() => (descriptorCount(pid) <= descriptorsBefore ? descriptorCount(pid) : undefined), `the daemon's descriptors back to ${descriptorsBefore}`, 15_000).catch(() => descriptorCount(pid));
     console.log(`daemon descriptors: ${descriptorsBefore} before, ${descriptorsAfter} after; children ${childrenBefore.length} before and after`);

@@ -12,57 +12,26 @@
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { messageOf } from '../../src/errors/index.js';
-import { loadPortAudio } from '../../src/voice/devices/index.js';
-import { startScriptedLlmServer } from '../fakes/scripted-llm-server.js';
-import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
-import { childrenOf, spokenQuestion, startVoiceDaemon, type VoiceDaemon } from '../helpers/voice-daemon.js';
+import { describe, expect, it } from 'vitest';
+import { childProcesses } from '../helpers/process-state.js';
+import { LONG_REPLY, restartablePulseForTests, voiceDaemonPerTest } from '../helpers/voice-daemon.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { startRestartablePulse, type RestartablePulse } from '../support/restartable-pulse.js';
 
 const run = promisify(execFile);
-
-let pulse: RestartablePulse | undefined;
-let skipReason: string | undefined;
-try {
-  loadPortAudio();
-  pulse = await startRestartablePulse();
-} catch (error) {
-  skipReason = messageOf(error);
-  console.warn(`device removal on PulseAudio skipped: ${skipReason}`);
-}
-afterAll(async () => {
-  await pulse?.stop();
-});
-
-const REPLY = Array.from({ length: 8 }, (_, i) => `This is sentence number ${i + 1} of a long answer about the light.`).join(' ');
+const { pulse, skipReason } = await restartablePulseForTests('device removal');
 
 describe.skipIf(skipReason !== undefined)('the voice across an unplugged and replugged device', () => {
-  let home: TempDir | undefined;
-  let llm: Awaited<ReturnType<typeof startScriptedLlmServer>> | undefined;
-  let daemon: VoiceDaemon | undefined;
-  afterEach(async () => {
-    await daemon?.stop();
-    await llm?.close();
-    await home?.remove();
-    daemon = undefined;
-    llm = undefined;
-    home = undefined;
-  });
+  const voice = voiceDaemonPerTest(() => pulse!);
 
   it('idle: says the devices are missing, refuses to listen, and listens and answers again within 3 s of their return', async () => {
     const server = pulse!;
-    home = await makeTempDir('da-device-removal-');
-    llm = await startScriptedLlmServer();
-    const spoken = await spokenQuestion(home, 'turn on the light');
-    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
+    const { llm, daemon: d, spoken } = await voice.start('da-device-removal-');
     const fds = () => readdirSync(`/proc/${d.pid}/fd`).length;
     const threads = () => readdirSync(`/proc/${d.pid}/task`).length;
     await waitFor(async () => ((await d.listenStart()).status === 200 ? true : undefined), 'the first recording', 10_000);
     await d.listenStop();
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the voice to be idle', 10_000);
-    const before = { fds: fds(), threads: threads(), children: childrenOf(d.pid).length };
+    const before = { fds: fds(), threads: threads(), children: childProcesses(d.pid).length };
 
     await server.removeDevices();
     const removedAt = Date.now();
@@ -84,24 +53,21 @@ describe.skipIf(skipReason !== undefined)('the voice across an unplugged and rep
 
     llm.enqueue({ text: 'The light is on.' });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
-    await waitFor(() => (llm!.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
+    await waitFor(() => (llm.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
     expect(llm.requests[0]?.messages.at(-1)).toMatchObject({ role: 'user', content: 'turn on the light' });
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the reply to be spoken', 20_000);
     d.alive();
     console.info(`descriptors ${before.fds} -> ${fds()}, threads ${before.threads} -> ${threads()}`);
     expect(fds()).toBeLessThanOrEqual(before.fds);
     expect(threads()).toBeLessThanOrEqual(before.threads);
-    expect(childrenOf(d.pid).length).toBe(before.children);
+    expect(childProcesses(d.pid).length).toBe(before.children);
   }, 90_000);
 
   it('mid-reply: the reply ends with VOICE_DEVICE_LOST, and the next question is answered once the devices are back', async () => {
     const server = pulse!;
-    home = await makeTempDir('da-device-removal-reply-');
-    llm = await startScriptedLlmServer();
-    const spoken = await spokenQuestion(home, 'turn on the light');
-    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
+    const { llm, daemon: d, spoken } = await voice.start('da-device-removal-reply-');
 
-    llm.enqueue({ text: REPLY });
+    llm.enqueue({ text: LONG_REPLY });
     await waitFor(async () => ((await d.listenStart()).status === 200 ? true : undefined), 'the first recording', 10_000);
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
     await waitFor(async () => ((await d.state()).state === 'speaking' ? true : undefined), 'the reply to be spoken', 20_000);
@@ -122,7 +88,7 @@ describe.skipIf(skipReason !== undefined)('the voice across an unplugged and rep
 
     llm.enqueue({ text: 'The light is on.' });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
-    await waitFor(() => (llm!.requests.length > 1 ? true : undefined), 'the second question to reach the LLM', 20_000);
+    await waitFor(() => (llm.requests.length > 1 ? true : undefined), 'the second question to reach the LLM', 20_000);
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the second reply to be spoken', 20_000);
     expect(d.stderr().match(/\[error\] VOICE_DEVICE_LOST: the reply stopped/g)).toHaveLength(1);
     d.alive();

@@ -11,57 +11,26 @@
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { messageOf } from '../../src/errors/index.js';
-import { loadPortAudio } from '../../src/voice/devices/index.js';
-import { startScriptedLlmServer } from '../fakes/scripted-llm-server.js';
-import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
-import { childrenOf, spokenQuestion, startVoiceDaemon, type VoiceDaemon } from '../helpers/voice-daemon.js';
+import { describe, expect, it } from 'vitest';
+import { childProcesses } from '../helpers/process-state.js';
+import { LONG_REPLY, restartablePulseForTests, voiceDaemonPerTest } from '../helpers/voice-daemon.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { startRestartablePulse, type RestartablePulse } from '../support/restartable-pulse.js';
 
 const run = promisify(execFile);
-
-let pulse: RestartablePulse | undefined;
-let skipReason: string | undefined;
-try {
-  loadPortAudio();
-  pulse = await startRestartablePulse();
-} catch (error) {
-  skipReason = messageOf(error);
-  console.warn(`voice recovery on PulseAudio skipped: ${skipReason}`);
-}
-afterAll(async () => {
-  await pulse?.stop();
-});
-
-const REPLY = Array.from({ length: 8 }, (_, i) => `This is sentence number ${i + 1} of a long answer about the light.`).join(' ');
+const { pulse, skipReason } = await restartablePulseForTests('voice recovery');
 
 describe.skipIf(skipReason !== undefined)('the voice across a restart of the sound server', () => {
-  let home: TempDir | undefined;
-  let llm: Awaited<ReturnType<typeof startScriptedLlmServer>> | undefined;
-  let daemon: VoiceDaemon | undefined;
-  afterEach(async () => {
-    await daemon?.stop();
-    await llm?.close();
-    await home?.remove();
-    daemon = undefined;
-    llm = undefined;
-    home = undefined;
-  });
+  const voice = voiceDaemonPerTest(() => pulse!);
 
   it('ends the recording, says what is missing, refuses with VOICE_DEVICE_LOST, and listens again within 3 s of the server returning', async () => {
     const server = pulse!;
-    home = await makeTempDir('da-voice-recovery-');
-    llm = await startScriptedLlmServer();
-    const spoken = await spokenQuestion(home, 'turn on the light');
-    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
+    const { llm, daemon: d, spoken } = await voice.start('da-voice-recovery-');
     const fds = () => readdirSync(`/proc/${d.pid}/fd`).length;
     const threads = () => readdirSync(`/proc/${d.pid}/task`).length;
 
     expect(await d.state()).toMatchObject({ voice: { enabled: true, listening: false } });
     expect((await d.state()).voice.missing).toBeUndefined();
-    const childrenBefore = childrenOf(d.pid).length;
+    const childrenBefore = childProcesses(d.pid).length;
     const fdsBefore = fds();
     const threadsBefore = threads();
 
@@ -106,7 +75,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     // And a spoken question is heard and answered.
     llm.enqueue({ text: 'The light is on.' });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
-    await waitFor(() => (llm!.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
+    await waitFor(() => (llm.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
     expect(llm.requests[0]?.messages.at(-1)).toMatchObject({ role: 'user', content: 'turn on the light' });
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the reply to be spoken', 20_000);
     expect(await d.listenStart()).toMatchObject({ status: 200 });
@@ -114,7 +83,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the voice to be idle', 10_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     d.alive();
-    expect(childrenOf(d.pid).length).toBe(childrenBefore);
+    expect(childProcesses(d.pid).length).toBe(childrenBefore);
     // The lost streams are closed (naudiodon's close of a dead output waits at most 500 ms: scripts/build-naudiodon.sh).
     console.info(`descriptors ${fdsBefore} -> ${fds()}, threads ${threadsBefore} -> ${threads()}`);
     expect(fds()).toBeLessThanOrEqual(fdsBefore);
@@ -123,12 +92,9 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
 
   it('a reply cut off by the kill ends with VOICE_DEVICE_LOST (not VOICE_BUSY), and the voice answers again once the server is back', async () => {
     const server = pulse!;
-    home = await makeTempDir('da-voice-recovery-reply-');
-    llm = await startScriptedLlmServer();
-    const spoken = await spokenQuestion(home, 'turn on the light');
-    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
+    const { llm, daemon: d, spoken } = await voice.start('da-voice-recovery-reply-');
 
-    llm.enqueue({ text: REPLY });
+    llm.enqueue({ text: LONG_REPLY });
     expect(await d.listenStart()).toMatchObject({ status: 200 });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
     await waitFor(async () => ((await d.state()).state === 'speaking' ? true : undefined), 'the reply to be spoken', 20_000);
@@ -156,7 +122,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
 
     llm.enqueue({ text: 'The light is on.' });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
-    await waitFor(() => (llm!.requests.length > 1 ? true : undefined), 'the second question to reach the LLM', 20_000);
+    await waitFor(() => (llm.requests.length > 1 ? true : undefined), 'the second question to reach the LLM', 20_000);
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the second reply to be spoken', 20_000);
     expect(d.stderr().match(/\[error\] VOICE_DEVICE_LOST: the reply stopped/g)).toHaveLength(1);
     d.alive();
@@ -164,9 +130,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
 
   it('a quick restart (a headset plug): the idle voice notices its dead stream and listens again within 3 s of the server serving audio', async () => {
     const server = pulse!;
-    home = await makeTempDir('da-voice-recovery-quick-');
-    llm = await startScriptedLlmServer();
-    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
+    const { llm, daemon: d, spoken } = await voice.start('da-voice-recovery-quick-');
     // Idle for a while: the speaker's stream is steady.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     await server.kill();
@@ -182,10 +146,9 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the voice to be idle', 10_000);
     // A recording now really records: a reply is spoken to the end on the new stream.
     llm.enqueue({ text: 'The light is on.' });
-    const spoken = await spokenQuestion(home, 'turn on the light');
     expect(await d.listenStart()).toMatchObject({ status: 200 });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
-    await waitFor(() => (llm!.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
+    await waitFor(() => (llm.requests.length > 0 ? true : undefined), 'the question to reach the LLM', 20_000);
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the reply to be spoken', 20_000);
     expect(d.stderr()).not.toContain('VOICE_BUSY');
     d.alive();
@@ -193,9 +156,7 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
 
   it('five restarts in a row leave no descriptor, thread or blocked worker behind', async () => {
     const server = pulse!;
-    home = await makeTempDir('da-voice-recovery-five-');
-    llm = await startScriptedLlmServer();
-    const d = (daemon = await startVoiceDaemon(server, home, llm.url));
+    const { llm, daemon: d, spoken } = await voice.start('da-voice-recovery-five-');
     const fds = () => readdirSync(`/proc/${d.pid}/fd`).length;
     const threads = () => readdirSync(`/proc/${d.pid}/task`).length;
     // Steady first: both streams open and delivering.
@@ -214,10 +175,9 @@ describe.skipIf(skipReason !== undefined)('the voice across a restart of the sou
     }
     // The decoder runs on libuv's pool of four workers: a close that blocked a worker each time would leave it none by now.
     llm.enqueue({ text: 'The light is on.' });
-    const spoken = await spokenQuestion(home, 'turn on the light');
     expect(await d.listenStart()).toMatchObject({ status: 200 });
     await run('paplay', [spoken], { env: { ...process.env, ...server.env } });
-    await waitFor(() => (llm!.requests.length > 0 ? true : undefined), 'the question to reach the LLM after five restarts', 20_000);
+    await waitFor(() => (llm.requests.length > 0 ? true : undefined), 'the question to reach the LLM after five restarts', 20_000);
     expect(llm.requests[0]?.messages.at(-1)).toMatchObject({ role: 'user', content: 'turn on the light' });
     await waitFor(async () => ((await d.state()).state === 'idle' ? true : undefined), 'the reply to be spoken', 20_000);
     d.alive();

@@ -3,17 +3,18 @@
  * (test/support/restartable-pulse.ts), with a scripted LLM: the daemon the
  * sound-server and device-removal tests drive through its HTTP API.
  */
-import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect } from 'vitest';
-import type { RestartablePulse } from '../support/restartable-pulse.js';
+import { afterAll, afterEach, expect } from 'vitest';
+import { messageOf } from '../../src/errors/index.js';
+import { loadPortAudio } from '../../src/voice/devices/index.js';
+import { startScriptedLlmServer } from '../fakes/scripted-llm-server.js';
+import { startRestartablePulse, type RestartablePulse } from '../support/restartable-pulse.js';
 import { ONLY_TOOL_FILES } from './config-snippets.js';
-import { CLI } from './paths.js';
-import type { TempDir } from './temp-dir.js';
-import { waitFor } from './wait-for.js';
+import { startDaemonProcess } from './daemon-process.js';
+import { makeTempDir, type TempDir } from './temp-dir.js';
 
 const run = promisify(execFile);
 
@@ -30,21 +31,6 @@ export interface VoiceState {
   voice: { enabled: boolean; listening: boolean; missing?: { device: string; message: string; sinceMs: number }[] };
 }
 
-/** The daemon's direct children (pocketsphinx runs in-process; the tools server is one). */
-export function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The parent pid is the 2nd field after the parenthesised command name.
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return children;
-}
 
 export interface VoiceDaemon {
   url: string;
@@ -65,53 +51,24 @@ export async function startVoiceDaemon(server: RestartablePulse, home: TempDir, 
   const grammar = await home.write('config/commands.jsgf', '#JSGF V1.0;\ngrammar commands;\npublic <command> = turn on the light | what time is it;\n');
   await home.write('config/config.toml', `llm = "${llmUrl}"\n${ONLY_TOOL_FILES}[stt]\ngrammar = "${grammar}"\n[http]\nport = ${port}\n[voice]\nenabled = true\n`);
   const env = { ...process.env, ...server.env, DESKTOP_ASSISTANT_DATA_DIR: join(home.path, 'data'), DESKTOP_ASSISTANT_CONFIG_DIR: '' };
-  const child = spawn(process.execPath, [CLI, 'run', '--config-dir', configDir], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    }
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // The group is gone already.
-    }
+  const daemon = await startDaemonProcess({ args: ['--config-dir', configDir], env, tokenFile: join(server.env.XDG_RUNTIME_DIR!, 'desktop-assistant', 'api-token') });
+  const { url } = daemon;
+  const headers = { authorization: `Bearer ${daemon.token}` };
+  return {
+    url,
+    pid: daemon.pid,
+    state: async () => (await (await fetch(`${url}/state`, { headers })).json()) as VoiceState,
+    listenStart: async () => {
+      const response = await fetch(`${url}/listen/start`, { method: 'POST', headers });
+      return { status: response.status, body: (await response.json()) as { listening?: boolean; error?: { code: string; message: string } } };
+    },
+    listenStop: async () => {
+      await fetch(`${url}/listen/stop`, { method: 'POST', headers });
+    },
+    stderr: () => daemon.stderr(),
+    alive: () => expect(daemon.exitCode(), `the daemon exited: ${daemon.stderr().slice(-2000)}`).toBeNull(),
+    stop: () => daemon.stop(),
   };
-  try {
-    const url = await waitFor(
-      () => {
-        if (child.exitCode !== null) throw new Error(`the daemon exited (${child.exitCode}): ${stderr.slice(-2000)}`);
-        return /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1];
-      },
-      'the daemon to start',
-      30_000,
-    );
-    const token = readFileSync(join(server.env.XDG_RUNTIME_DIR!, 'desktop-assistant', 'api-token'), 'utf8').trim();
-    const headers = { authorization: `Bearer ${token}` };
-    return {
-      url,
-      pid: child.pid!,
-      state: async () => (await (await fetch(`${url}/state`, { headers })).json()) as VoiceState,
-      listenStart: async () => {
-        const response = await fetch(`${url}/listen/start`, { method: 'POST', headers });
-        return { status: response.status, body: (await response.json()) as { listening?: boolean; error?: { code: string; message: string } } };
-      },
-      listenStop: async () => {
-        await fetch(`${url}/listen/stop`, { method: 'POST', headers });
-      },
-      stderr: () => stderr,
-      alive: () => expect(child.exitCode, `the daemon exited: ${stderr.slice(-2000)}`).toBeNull(),
-      stop,
-    };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
 }
 
 export async function spokenQuestion(home: TempDir, text: string): Promise<string> {
@@ -120,4 +77,48 @@ export async function spokenQuestion(home: TempDir, text: string): Promise<strin
   await run('espeak-ng', ['-w', raw, text]);
   await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', wav, 'pad', '0.3', '1.2']);
   return wav;
+}
+
+/** Eight sentences: a reply long enough to be cut off while it plays. */
+export const LONG_REPLY = Array.from({ length: 8 }, (_, i) => `This is sentence number ${i + 1} of a long answer about the light.`).join(' ');
+
+/**
+ * For a test file of daemons on a restartable PulseAudio: starts it once (stopped after the
+ * file), or gives the reason it cannot run here (no naudiodon, no PulseAudio), which the
+ * file's suite skips with.
+ */
+export async function restartablePulseForTests(what: string): Promise<{ pulse: RestartablePulse | undefined; skipReason: string | undefined }> {
+  try {
+    loadPortAudio();
+    const pulse = await startRestartablePulse();
+    afterAll(() => pulse.stop());
+    return { pulse, skipReason: undefined };
+  } catch (error) {
+    console.warn(`${what} on PulseAudio skipped: ${messageOf(error)}`);
+    return { pulse: undefined, skipReason: messageOf(error) };
+  }
+}
+
+/** One test's home folder, scripted LLM and daemon, made by `start` and removed after each test. */
+export function voiceDaemonPerTest(server: () => RestartablePulse): { start(prefix: string): Promise<{ home: TempDir; llm: Awaited<ReturnType<typeof startScriptedLlmServer>>; daemon: VoiceDaemon; spoken: string }> } {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+  return {
+    async start(prefix) {
+      const home = await makeTempDir(prefix);
+      const llm = await startScriptedLlmServer();
+      let daemon: VoiceDaemon | undefined;
+      cleanup = async () => {
+        await daemon?.stop();
+        await llm.close();
+        await home.remove();
+      };
+      const spoken = await spokenQuestion(home, 'turn on the light');
+      daemon = await startVoiceDaemon(server(), home, llm.url);
+      return { home, llm, daemon, spoken };
+    },
+  };
 }
