@@ -1,4 +1,4 @@
-import { runCommand } from '../process/index.js';
+import { processRuns, runCommand } from '../process/index.js';
 import { readExitRecord, type ExitInfo } from '../exit-record/index.js';
 import { UNIT_NAME } from '../host/cli/systemd-unit.js';
 import { failed, passed, skipped, type CheckResult } from './check.js';
@@ -65,13 +65,4 @@ export function parseShow(text: string): Record<string, string> {
     if (at > 0) properties[line.slice(0, at)] = line.slice(at + 1);
   }
   return properties;
-}
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

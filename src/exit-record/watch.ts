@@ -1,5 +1,6 @@
 import { messageOf } from '../errors/index.js';
 import { readExitRecord, writeExitRecord, type ExitInfo } from './record.js';
+import { processRuns } from '../process/index.js';
 
 /**
  * Test only: DESKTOP_ASSISTANT_TEST_CRASH_MS=N makes the daemon throw an
@@ -93,14 +94,4 @@ export function watchExits(dataDir: string, options: ExitWatchOptions = {}): Exi
       record(reason, clean);
     },
   };
-}
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as someone else (a reused pid).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

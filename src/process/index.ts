@@ -12,4 +12,4 @@ export {
   type PipedSpawn,
 } from './spawn.js';
 export { DEFAULT_STOP_TIMINGS, killGroupAtExit, stopGroup, terminateGroup, type StopOptions, type StopTimings } from './stop.js';
-export { delay, groupAlive, pollUntil, signalGroup } from './process-group.js';
+export { delay, groupAlive, pollUntil, processRuns, signalGroup } from './process-group.js';

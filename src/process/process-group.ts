@@ -18,6 +18,16 @@ export function groupAlive(pgid: number): boolean {
   return hasLiveMember(pgid);
 }
 
+/** Whether a process with this pid exists (EPERM: it runs, as someone else: perhaps a reused pid). */
+export function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Whether the signal reached anyone: false once the group is gone (ESRCH). */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {
