@@ -18,7 +18,8 @@ const PATH = { delayMs: 40, gain: 0.5, noise: 30, seed: 7 };
 
 interface Canceller {
   name: string;
-  make(options?: { noiseSuppression?: boolean; gainControl?: boolean; render?: { sampleRate: number; channels: number }; renderMismatch?: 'resample' }): Apm;
+  /** Both defaults on unless turned off here (the two take different values for 'on'). */
+  make(options?: { noiseSuppression?: false; gainControl?: false; render?: { sampleRate: number; channels: number }; renderMismatch?: 'resample' }): Apm;
   /** dB removed at least: alone on the delayed noisy echo, on the exact loopback, with noise suppression. */
   floors: { alone: number; loopback: number; suppressed: number };
   /** In double talk: the user at least this far above the echo's residue. */
