@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { messageOf } from '../../../errors/index.js';
+import { logEvent } from '../../../log/index.js';
 import { createFacadeServer } from '../../mcp-facade/index.js';
 import type { ApiDeps } from '../deps.js';
 import { errorResponse } from '../errors.js';
@@ -35,7 +37,8 @@ export function mcpRoute(deps: ApiDeps): { routes: Hono; closeAll(): Promise<voi
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
-      void server.close();
+      // The session is over for the client either way: a server that fails to close is only logged.
+      server.close().catch((error: unknown) => logEvent('warn', 'mcp_session_close_failed', { error: messageOf(error) }));
     };
     await server.connect(transport);
     return transport.handleRequest(c.req.raw);
