@@ -32,15 +32,17 @@ export const runCommand: CliCommand = {
     const daemon = await startDaemon({ configDir: values['config-dir'], env: io.env, voice: !values['no-voice'], port, startVoice: startVoice(io.env), recordExits: true });
     const stopReporting = reportToTerminal(daemon.host.bus, io.stderr);
     const tools = daemon.host.router.offered().map((t) => t.name);
+    // Listening for the stop before saying it runs: whoever reads that line may send it at once.
+    const stopped = new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
     io.stdout.write(
       `desktop-assistant is running at ${daemon.url}/ (the token is in ${daemon.tokenFile}; \`desktop-assistant token\` prints it)\n` +
         `LLM: ${daemon.host.config.llm}; tools: ${tools.length > 0 ? tools.join(', ') : 'none'}\n` +
         `voice: ${daemon.deps.voiceOff === undefined ? `on (${daemon.deps.voice?.mode ?? 'turn_based'})` : `off: ${daemon.deps.voiceOff}`}\n`,
     );
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    const signal = await stopped;
     io.stdout.write('stopping\n');
     stopReporting();
     await daemon.close(`stopped by ${signal}`);
