@@ -19,7 +19,9 @@ export default defineConfig({
   test: {
     projects: [
       { test: { ...shared, name: 'parallel', include: ['test/**/*.test.ts'], exclude: [REAL_TIME_FILES], sequence: { groupOrder: 0 } } },
-      { test: { ...shared, name: 'real-time', include: [REAL_TIME_FILES], fileParallelism: false, sequence: { groupOrder: 1 } } },
+      // One retry: a real-time test can still fail, but a single late audio thread on a loaded CI
+      // machine does not fail the run (seen: 2 of 1783 tests in one run, passing alone and 6 times in a row).
+      { test: { ...shared, name: 'real-time', include: [REAL_TIME_FILES], fileParallelism: false, retry: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });
