@@ -6,11 +6,10 @@
  * reason, where PulseAudio or naudiodon cannot run.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ONLY_TOOL_FILES } from '../helpers/config-snippets.js';
-import { startDaemonProcess } from '../helpers/daemon-process.js';
+import { freePort, startDaemonProcess } from '../helpers/daemon-process.js';
 import { startPulseForTests } from '../helpers/pulse.js';
 import { runCli } from '../helpers/run-cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -20,15 +19,6 @@ const { pulse, skipReason } = await startPulseForTests('listen on PulseAudio tes
 afterAll(async () => {
   if (pulse.ok) await pulse.server.stop();
 });
-
-/** A port nobody listens on now: bound, read and released. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface RunningDaemon {
   url: string;

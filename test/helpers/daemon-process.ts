@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { CLI } from './paths.js';
 import { waitFor } from './wait-for.js';
 
@@ -61,4 +62,13 @@ export async function startDaemonProcess(options: DaemonProcessOptions): Promise
     await stop();
     throw error;
   }
+}
+
+/** A loopback port nobody listens on now: bound, read and released. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -4,7 +4,6 @@
  * sound-server and device-removal tests drive through its HTTP API.
  */
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, expect } from 'vitest';
@@ -13,18 +12,10 @@ import { loadPortAudio } from '../../src/voice/devices/index.js';
 import { startScriptedLlmServer } from '../fakes/scripted-llm-server.js';
 import { startRestartablePulse, type RestartablePulse } from '../support/restartable-pulse.js';
 import { ONLY_TOOL_FILES } from './config-snippets.js';
-import { startDaemonProcess } from './daemon-process.js';
+import { freePort, startDaemonProcess } from './daemon-process.js';
 import { makeTempDir, type TempDir } from './temp-dir.js';
 
 const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface VoiceState {
   state: string;
